@@ -16,6 +16,11 @@ LOCATION_LABEL = {
 }
 
 
+def cap(text: str) -> str:
+    """First letter upper-case ("the Automa" opening a sentence)."""
+    return text[:1].upper() + text[1:]
+
+
 def ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
         suf = "th"

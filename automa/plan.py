@@ -1,0 +1,172 @@
+"""A whole Automa turn planned over a plain view of the table (no engine types).
+
+``plan_turn(view, seat)`` applies DIGEST §6 in order: which die, which Behavior row, which card
+or continent, what it gains; ``describe_turn`` words it for the table. The engine adapter
+(``automa.decide``) builds the view from a game state and turns the plan into engine actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence, Union
+
+from . import words
+from .content import Behavior, BehaviorRow, CONTINENT_LABEL, Priority
+from .logic import DieView, choose_card, choose_die, choose_expedition_continent
+
+DECK = "deck"
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A face-up card in a display, in reading order."""
+
+    continent: Optional[str]  # None: a card the Automa ignores (Sepultus Creatura)
+    name: Optional[str] = None  # None: not entered yet (unnamed animal)
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the Automa needs to see, engine-neutral."""
+
+    n_seats: int
+    names: tuple[str, ...]
+    dice: tuple[DieView, ...]
+    expert_display: tuple[CardView, ...]
+    animal_display: tuple[CardView, ...]
+    expert_deck: int  # cards left in the expert deck
+    animal_deck: int  # cards the Automa could draw (0 when only Sepultus cards are left)
+    expedition_free: dict  # continent -> (space index 0..3, reputation of that space) or None when full
+    bank_claimed: bool  # a die already went to the Bank this round
+    animals: dict  # continent -> animal cards in front of the Automa
+    tokens: int  # the Automa's expedition tokens
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    seat: int
+    die: DieView
+    row: BehaviorRow
+    location: str
+    card: Union[int, str, None] = None  # display index, DECK, or None (nothing to take)
+    card_view: Optional[CardView] = None
+    continent: Optional[str] = None  # expedition continent (None: every continent full)
+    space: Optional[int] = None  # expedition space index
+    space_reputation: int = 0
+    tokens_discarded: int = 0
+    vp: int = 0
+    first_player: bool = False  # it actually takes the first-player token
+    notes: tuple[str, ...] = field(default=())
+
+
+def pick_card(display: Sequence[CardView], deck: int, priority: Priority) -> Union[int, str, None]:
+    """A card by priority; empty (or only-Sepultus) display: the top of the deck; nothing: None."""
+    i = choose_card([c.continent for c in display], priority)
+    if i is not None:
+        return i
+    return DECK if deck > 0 else None
+
+
+def plan_turn(view: TableView, seat: int, behavior: Behavior, priority: Priority) -> TurnPlan:
+    die = choose_die(view.dice, seat, priority, view.n_seats)
+    row = behavior.row(die.value)
+    loc = row.location
+    if loc in ("academy", "university"):
+        display = view.animal_display if loc == "academy" else view.expert_display
+        deck = view.animal_deck if loc == "academy" else view.expert_deck
+        card = pick_card(display, deck, priority)
+        notes = ()
+        if card is None:
+            kind = "animal" if loc == "academy" else "expert"
+            notes = (f"no {kind} left in the display or the deck: the Automa takes the rest of its row without a card",)
+        return TurnPlan(
+            seat, die, row, loc, card=card,
+            card_view=display[card] if isinstance(card, int) else None, notes=notes,
+        )
+    if loc == "expedition":
+        full = {c for c, free in view.expedition_free.items() if free is None}
+        cont = choose_expedition_continent(view.animals, full, priority)
+        tokens = view.tokens
+        if cont is None:
+            return TurnPlan(
+                seat, die, row, loc, continent=None, tokens_discarded=tokens,
+                vp=tokens * row.vp_per_token,
+                notes=("every continent's expedition spaces are full: the die goes beside the board, "
+                       "no space reputation; the Automa still discards its tokens for VP",),
+            )
+        space, rep = view.expedition_free[cont]
+        return TurnPlan(
+            seat, die, row, loc, continent=cont, space=space, space_reputation=rep,
+            tokens_discarded=tokens, vp=tokens * row.vp_per_token,
+        )
+    if loc == "bank":
+        return TurnPlan(seat, die, row, loc, first_player=row.first_player and not view.bank_claimed)
+    return TurnPlan(seat, die, row, loc)
+
+
+def describe_take(view: TableView, seat: int, die: DieView) -> str:
+    actor = view.names[seat]
+    return words.take_die(
+        die.colour, die.value, owner_name=view.names[die.owner], own=die.owner == seat,
+        slot=die.slot, actor=actor,
+    )
+
+
+def card_phrase(plan: TurnPlan, kind: str) -> str:
+    if plan.card == DECK:
+        return f"the top {kind} of the deck"
+    cv = plan.card_view
+    assert cv is not None and isinstance(plan.card, int)
+    pos = words.card_position(plan.card, kind)
+    if cv.name:
+        return f"{cv.name} ({pos})"
+    return f"the {CONTINENT_LABEL[cv.continent]} {kind} ({pos})" if cv.continent else f"the {pos}"
+
+
+def describe_turn(view: TableView, plan: TurnPlan) -> tuple[str, ...]:
+    """One to three short sentences: the die, where it goes, what the Automa gains."""
+    actor = words.cap(view.names[plan.seat])
+    row = plan.row
+    out = [describe_take(view, plan.seat, plan.die)]
+    if plan.location in ("academy", "university"):
+        kind = "animal" if plan.location == "academy" else "expert"
+        out.append(f"Place it on {words.LOCATION_LABEL[plan.location]}.")
+        got = []
+        if plan.card is not None:
+            got.append(card_phrase(plan, kind))
+        got += words.gains(tokens=row.tokens, reputation=row.reputation, seals=row.seals)
+        if plan.card is None:
+            out.append(f"No {kind} is left to take. {actor} takes {words.join_and(got)}.")
+        else:
+            out.append(f"{actor} takes {words.join_and(got)}.")
+        if plan.card == DECK and plan.location == "academy":
+            out.append("(Put aside any Sepultus Creatura card you turn up and take the next one.)")
+    elif plan.location == "expedition":
+        if plan.continent is None:
+            out.append("Every Expedition space is taken: set the die beside the board.")
+        else:
+            out.append(
+                f"Place it on the {words.ordinal(plan.space + 1)} Expedition space of "
+                f"{CONTINENT_LABEL[plan.continent]}."
+            )
+        bits = []
+        if plan.space_reputation:
+            bits.append(f"gains {plan.space_reputation} reputation")
+        if plan.tokens_discarded:
+            bits.append(
+                f"discards its {words.plural(plan.tokens_discarded, 'expedition token')} and scores "
+                f"{plan.vp} VP ({row.vp_per_token} per token)"
+            )
+        else:
+            bits.append("has no expedition token to discard (0 VP)")
+        out.append(f"{actor} {words.join_and(bits)}.")
+    elif plan.location == "bank":
+        out.append("Place it on the Bank.")
+        got = words.gains(coins=row.coins, tokens=row.tokens, seals=row.seals)
+        if plan.first_player:
+            got.append("the first-player token")
+        out.append(f"{actor} takes {words.join_and(got)}.")
+    else:  # embassy
+        out.append("Place it on the Embassy.")
+        out.append(f"{actor} takes {words.join_and(words.gains(tokens=row.tokens, seals=row.seals))}.")
+    return tuple(out)
