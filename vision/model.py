@@ -1,0 +1,321 @@
+"""The dice-reading model: a small detector (whole dice) + a crop classifier (value, colour).
+
+Contract with the pipeline: docs/vision-model.md. Pre-process, infer and post-process are
+separate pure functions; every geometric transform is kept (``Letterbox``) so boxes map back to
+original-image pixels exactly. The ONNX files are run through any object with the ``Runtime``
+members ``input_names``, ``input_shapes``, ``output_names`` and ``run`` (see vision/runtime.py),
+so tests can inject fakes. No torch here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import cv2
+import numpy as np
+
+COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
+COLOUR_CLASSES: tuple[str, ...] = COLOURS + ("other",)
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+
+DETECTOR_INPUT = "image"
+DETECTOR_OUTPUTS = ("heatmap", "wh", "offset")
+CLASSIFIER_INPUT = "crops"
+CLASSIFIER_OUTPUTS = ("value_probs", "colour_probs", "die_prob")
+
+__all__ = [
+    "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
+    "ModelMismatchError", "RawDie", "body_colour_lab", "crop_for_classifier", "decode_detections",
+    "letterbox", "nms", "to_tensor",
+]
+
+
+class ModelMismatchError(ValueError):
+    """A model file's inputs or outputs are not the ones this code was written for."""
+
+
+@dataclass(frozen=True)
+class RawDie:
+    box: tuple[float, float, float, float]        # x, y, w, h of the whole die, original pixels
+    det_score: float                               # sqrt(detector peak x classifier die prob)
+    value_probs: tuple[float, ...]                 # values 1..6
+    colour_probs: tuple[float, ...]                # red, yellow, purple, blue, green, other
+    body_colour_lab: tuple[float, float, float]    # CIE Lab (L 0..100), pips excluded
+
+    @property
+    def value(self) -> int:
+        return int(np.argmax(self.value_probs)) + 1
+
+    @property
+    def colour(self) -> str:
+        return COLOUR_CLASSES[int(np.argmax(self.colour_probs))]
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Every threshold and size of the model's pre/post-processing."""
+
+    detector_file: str = "dice_detector.onnx"
+    classifier_file: str = "dice_classifier.onnx"
+    pad_value: int = 114                 # letterbox padding grey level (as in training)
+    peak_threshold: float = 0.2          # heatmap peaks below this are not candidates
+    peak_window: int = 3                 # local-maximum window (cells) on the heatmap
+    max_candidates: int = 60             # at most this many peaks go to the classifier
+    min_det_score: float = 0.3           # final det_score below this: not a die, dropped
+    nms_iou: float = 0.45                # overlapping candidates above this IoU: keep the best
+    crop_context: float = 1.3            # crop side = crop_context x max(box w, box h)
+    min_box_px: float = 4.0              # boxes smaller than this (original px) are dropped
+    lab_core: float = 0.45               # body colour: central share of the crop that is sampled
+    classifier_batch: int = 64           # crops per classifier call
+
+    def __post_init__(self):
+        if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
+            raise ValueError("peak_threshold and min_det_score must be in 0..1")
+        if self.crop_context < 1 or self.peak_window < 1 or self.peak_window % 2 == 0:
+            raise ValueError("crop_context must be >= 1 and peak_window an odd number >= 1")
+        if self.max_candidates < 1 or self.classifier_batch < 1:
+            raise ValueError("max_candidates and classifier_batch must be >= 1")
+
+
+# ------------------------------------------------------------------ pre-processing
+
+@dataclass(frozen=True)
+class Letterbox:
+    """Original image -> model input: x_in = x * sx + pad_x, y_in = y * sy + pad_y."""
+
+    sx: float
+    sy: float
+    pad_x: float
+    pad_y: float
+    src_w: int
+    src_h: int
+
+    def to_original(self, box: Sequence[float], clip: bool = True) -> tuple[float, float, float, float]:
+        x, y, w, h = box
+        x0, y0 = (x - self.pad_x) / self.sx, (y - self.pad_y) / self.sy
+        x1, y1 = (x + w - self.pad_x) / self.sx, (y + h - self.pad_y) / self.sy
+        if clip:
+            x0, x1 = min(max(x0, 0.0), self.src_w), min(max(x1, 0.0), self.src_w)
+            y0, y1 = min(max(y0, 0.0), self.src_h), min(max(y1, 0.0), self.src_h)
+        return (float(x0), float(y0), float(x1 - x0), float(y1 - y0))
+
+    def to_input(self, box: Sequence[float]) -> tuple[float, float, float, float]:
+        x, y, w, h = box
+        return (x * self.sx + self.pad_x, y * self.sy + self.pad_y, w * self.sx, h * self.sy)
+
+
+def _check_image(image: np.ndarray) -> None:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
+        desc = f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray) else type(image).__name__
+        raise ValueError(f"expected a uint8 BGR image of shape HxWx3, got {desc}")
+    if image.shape[0] < 1 or image.shape[1] < 1:
+        raise ValueError(f"empty image of shape {image.shape}")
+
+
+def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) -> tuple[np.ndarray, Letterbox]:
+    """Resize ``image`` into ``size`` = (width, height) keeping its aspect ratio, image at the
+    top-left, padding right/bottom. Returns the uint8 canvas and the transform."""
+    _check_image(image)
+    in_w, in_h = size
+    h, w = image.shape[:2]
+    scale = min(in_w / w, in_h / h)
+    nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (nw, nh), interpolation=interp)
+    canvas = np.full((in_h, in_w, 3), pad_value, np.uint8)
+    canvas[:nh, :nw] = resized
+    return canvas, Letterbox(sx=nw / w, sy=nh / h, pad_x=0.0, pad_y=0.0, src_w=w, src_h=h)
+
+
+def to_tensor(images: np.ndarray) -> np.ndarray:
+    """uint8 HxWx3 or NxHxWx3 BGR -> float32 NCHW in 0..1."""
+    a = images[None] if images.ndim == 3 else images
+    return np.ascontiguousarray(a.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
+
+
+def crop_for_classifier(image: np.ndarray, box: Sequence[float], size: int, context: float = 1.3) -> np.ndarray:
+    """A square uint8 crop ``size`` x ``size`` centred on ``box`` (x, y, w, h), side =
+    ``context`` x max(w, h), edges replicated where it leaves the image."""
+    x, y, w, h = box
+    side = max(2.0, context * max(w, h))
+    cx, cy = x + w / 2, y + h / 2
+    x0, y0 = int(np.floor(cx - side / 2)), int(np.floor(cy - side / 2))
+    s = max(2, int(round(side)))
+    H, W = image.shape[:2]
+    # read the part inside the image, replicate the border for the rest
+    ix0, iy0, ix1, iy1 = max(0, x0), max(0, y0), min(W, x0 + s), min(H, y0 + s)
+    if ix1 <= ix0 or iy1 <= iy0:
+        region = np.full((s, s, 3), 114, np.uint8)
+    else:
+        region = image[iy0:iy1, ix0:ix1]
+        if (ix0, iy0, ix1, iy1) != (x0, y0, x0 + s, y0 + s):
+            region = cv2.copyMakeBorder(region, iy0 - y0, y0 + s - iy1, ix0 - x0, x0 + s - ix1,
+                                        cv2.BORDER_REPLICATE)
+    interp = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
+    return cv2.resize(region, (size, size), interpolation=interp)
+
+
+# ------------------------------------------------------------------ post-processing
+
+def decode_detections(heatmap: np.ndarray, wh: np.ndarray, offset: np.ndarray, input_size: tuple[int, int],
+                      config: ModelConfig) -> list[tuple[tuple[float, float, float, float], float]]:
+    """Detector outputs -> [(box x, y, w, h in model-input pixels, peak score)], best first."""
+    hm = np.asarray(heatmap, np.float32).reshape(heatmap.shape[-2:])
+    gh, gw = hm.shape
+    stride_x, stride_y = input_size[0] / gw, input_size[1] / gh
+    k = config.peak_window
+    peaks = (hm >= cv2.dilate(hm, np.ones((k, k), np.uint8))) & (hm >= config.peak_threshold)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) == 0:
+        return []
+    scores = hm[ys, xs]
+    order = np.argsort(-scores, kind="stable")[: config.max_candidates]
+    wh = np.asarray(wh, np.float32).reshape(2, gh, gw)
+    off = np.asarray(offset, np.float32).reshape(2, gh, gw)
+    out = []
+    for i in order:
+        y, x = ys[i], xs[i]
+        cx = (x + off[0, y, x]) * stride_x
+        cy = (y + off[1, y, x]) * stride_y
+        w, h = float(wh[0, y, x]), float(wh[1, y, x])
+        out.append(((float(cx - w / 2), float(cy - h / 2), w, h), float(scores[i])))
+    return out
+
+
+def _iou(a, b) -> float:
+    ax1, ay1, bx1, by1 = a[0] + a[2], a[1] + a[3], b[0] + b[2], b[1] + b[3]
+    iw = max(0.0, min(ax1, bx1) - max(a[0], b[0]))
+    ih = max(0.0, min(ay1, by1) - max(a[1], b[1]))
+    inter = iw * ih
+    union = a[2] * a[3] + b[2] * b[3] - inter
+    return inter / union if union > 0 else 0.0
+
+
+def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float) -> list[int]:
+    """Indices kept by greedy non-maximum suppression, best score first."""
+    order = sorted(range(len(boxes)), key=lambda i: -scores[i])
+    keep: list[int] = []
+    for i in order:
+        if all(_iou(boxes[i], boxes[j]) <= iou for j in keep):
+            keep.append(i)
+    return keep
+
+
+def body_colour_lab(crop: np.ndarray, core: float = 0.45) -> tuple[float, float, float]:
+    """Robust Lab colour of the die body in a classifier crop: the central ``core`` share of the
+    crop, pixels between the 25th and 75th percentile of lightness (drops pips, glints, shade)."""
+    s = crop.shape[0]
+    m = max(1, int(round(s * core / 2)))
+    c = crop[s // 2 - m: s // 2 + m, s // 2 - m: s // 2 + m]
+    lab = cv2.cvtColor(c.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    lo, hi = np.percentile(lab[:, 0], [25, 75])
+    sel = lab[(lab[:, 0] >= lo) & (lab[:, 0] <= hi)]
+    if len(sel) == 0:
+        sel = lab
+    mean = sel.mean(axis=0)
+    return (float(mean[0]), float(mean[1]), float(mean[2]))
+
+
+# ------------------------------------------------------------------ model
+
+def _shape_of(runtime: Any, name: str) -> tuple:
+    shapes = runtime.input_shapes
+    if isinstance(shapes, dict):
+        return tuple(shapes[name])
+    return tuple(shapes[list(runtime.input_names).index(name)])
+
+
+def _check_signature(runtime: Any, what: str, input_name: str, outputs: Sequence[str]) -> tuple:
+    names = list(runtime.input_names)
+    if names != [input_name]:
+        raise ModelMismatchError(f"{what}: expected one input named {input_name!r}, the model has {names}")
+    missing = [o for o in outputs if o not in list(runtime.output_names)]
+    if missing:
+        raise ModelMismatchError(f"{what}: expected outputs {list(outputs)}, the model has "
+                                 f"{list(runtime.output_names)} (missing {missing})")
+    shape = _shape_of(runtime, input_name)
+    if len(shape) != 4 or shape[1] != 3:
+        raise ModelMismatchError(f"{what}: input {input_name!r} must be [N, 3, H, W], the model has {list(shape)}")
+    return shape
+
+
+class DiceModel:
+    """Reads dice in a BGR image: letterbox -> detector -> peaks -> crops -> classifier."""
+
+    def __init__(self, detector: Any, classifier: Any | None = None, config: ModelConfig | None = None):
+        self.config = config or ModelConfig()
+        shape = _check_signature(detector, "detector", DETECTOR_INPUT, DETECTOR_OUTPUTS)
+        if not isinstance(shape[2], int) or not isinstance(shape[3], int):
+            raise ModelMismatchError(f"detector: input 'image' needs a fixed height and width, the model has {list(shape)}")
+        if shape[0] not in (1, None):
+            raise ModelMismatchError(f"detector: input 'image' batch must be 1, the model has {list(shape)}")
+        self.detector = detector
+        self.input_size = (int(shape[3]), int(shape[2]))  # width, height
+        self.classifier = classifier
+        self.crop_size = 0
+        if classifier is not None:
+            cshape = _check_signature(classifier, "classifier", CLASSIFIER_INPUT, CLASSIFIER_OUTPUTS)
+            if not isinstance(cshape[2], int) or cshape[2] != cshape[3]:
+                raise ModelMismatchError(f"classifier: input 'crops' must be square with a fixed size, the model has {list(cshape)}")
+            self.crop_size = int(cshape[2])
+
+    @classmethod
+    def from_files(cls, runtime_factory: Callable[[str], Any], model_dir: str | Path | None = None,
+                   config: ModelConfig | None = None) -> "DiceModel":
+        config = config or ModelConfig()
+        d = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        paths = [d / config.detector_file, d / config.classifier_file]
+        for p in paths:
+            if not p.is_file():
+                raise FileNotFoundError(f"dice model file not found: {p}")
+        return cls(runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
+
+    # --- steps
+    def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Candidate whole-die boxes in ORIGINAL pixels with their detector peak score, after NMS."""
+        cfg = self.config
+        canvas, lb = letterbox(image, self.input_size, cfg.pad_value)
+        out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
+        dets = decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, cfg)
+        boxes = [lb.to_original(b) for b, _ in dets]
+        scores = [s for _, s in dets]
+        keep = [i for i in nms(boxes, scores, cfg.nms_iou)
+                if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px]
+        return [(boxes[i], scores[i]) for i in keep]
+
+    def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]]):
+        """(value_probs [N,6], colour_probs [N,6], die_prob [N], crops [N,S,S,3])."""
+        cfg = self.config
+        if self.classifier is None:
+            raise RuntimeError("this DiceModel has no classifier")
+        crops = np.stack([crop_for_classifier(image, b, self.crop_size, cfg.crop_context) for b in boxes])
+        vals, cols, dies = [], [], []
+        for i in range(0, len(crops), cfg.classifier_batch):
+            out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(crops[i:i + cfg.classifier_batch])})
+            vals.append(out["value_probs"])
+            cols.append(out["colour_probs"])
+            dies.append(np.asarray(out["die_prob"]).reshape(-1))
+        return np.concatenate(vals), np.concatenate(cols), np.concatenate(dies), crops
+
+    def read(self, image_bgr: np.ndarray) -> list[RawDie]:
+        """Every die in the image, best score first; an image without dice gives []."""
+        _check_image(image_bgr)
+        if self.classifier is None:
+            raise RuntimeError("DiceModel.read needs a classifier; this one was built without")
+        cands = self.detect(image_bgr)
+        if not cands:
+            return []
+        boxes = [b for b, _ in cands]
+        vals, cols, dies, crops = self.classify(image_bgr, boxes)
+        out = []
+        for (box, peak), v, c, d, crop in zip(cands, vals, cols, dies, crops):
+            score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
+            if score < self.config.min_det_score:
+                continue
+            out.append(RawDie(box=tuple(float(t) for t in box), det_score=score,
+                              value_probs=tuple(float(p) for p in v),
+                              colour_probs=tuple(float(p) for p in c),
+                              body_colour_lab=body_colour_lab(crop, self.config.lab_core)))
+        out.sort(key=lambda r: -r.det_score)
+        return out

@@ -1,0 +1,342 @@
+"""Render a photo-like scene of dice on a table, with its ground truth.
+
+Geometry is real 3D: a pinhole camera looks at the table plane z = 0 from a chosen height and
+pitch; each die is a cube with rounded corners resting on the table (one face up, turned about
+the vertical, sometimes slightly leaning), drawn far-to-near with the faces that face the camera,
+their own pips, Lambert shading, soft shadows, and then lighting casts, blur, noise and JPEG.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import cv2
+import numpy as np
+
+from . import backgrounds
+from .dice import FACES, PIP_LAYOUTS, face_of_value, orientation, top_value
+
+COLOURS = ("red", "yellow", "purple", "blue", "green")
+
+#: nominal BGR body colours of the Encyclopedia dice (opaque, white pips)
+BODY_BGR = {
+    "red": (40, 35, 195),
+    "yellow": (35, 195, 235),
+    "purple": (135, 45, 115),
+    "blue": (185, 95, 25),
+    "green": (65, 155, 45),
+}
+#: other dice a table may hold (labelled colour "other"): (body, pips)
+OTHER_DICE = (
+    ((235, 238, 238), (25, 25, 25)),    # white, black pips
+    ((205, 228, 238), (30, 30, 35)),    # ivory, black pips
+    ((190, 190, 190), (20, 20, 20)),    # light grey, black pips
+    ((35, 35, 35), (235, 235, 235)),    # black, white pips
+    ((70, 70, 72), (240, 240, 240)),    # dark grey, white pips
+    ((235, 238, 238), (40, 40, 180)),   # white, red pips
+)
+
+WEBCAM_SIZES = ((640, 480), (1280, 720), (960, 720), (800, 600), (1920, 1080))
+PHONE_SIZES = ((4032, 3024), (3024, 4032), (1920, 1440), (1440, 1920), (2048, 1536), (1080, 1920))
+
+
+@dataclass(frozen=True)
+class DieTruth:
+    colour: str                                  # one of COLOURS or "other"
+    value: int                                   # top face, 1..6
+    box: tuple[float, float, float, float]       # x, y, w, h of the whole visible die, clipped to the image
+    top_box: tuple[float, float, float, float]   # x, y, w, h of the top face (unclipped)
+    partial: bool                                # partly out of frame (box was clipped)
+    top_visible: float                           # fraction of the top face's box inside the frame
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["box"] = [round(v, 2) for v in self.box]
+        d["top_box"] = [round(v, 2) for v in self.top_box]
+        d["top_visible"] = round(self.top_visible, 3)
+        return d
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    width: int = 640
+    height: int = 480
+    min_dice: int = 0
+    max_dice: int = 20
+    die_px: tuple[float, float] = (0.03, 0.14)   # die side, as a fraction of the long image side
+    other_share: float = 0.3                     # chance a scene has "other" (non-Encyclopedia) dice
+    jpeg: bool = True
+
+
+class Camera:
+    def __init__(self, width, height, fov_deg, pitch, yaw, roll, distance):
+        self.w, self.h = width, height
+        self.f = (width / 2) / np.tan(np.radians(fov_deg) / 2)
+        self.cx, self.cy = width / 2, height / 2
+        h = np.array([np.cos(yaw), np.sin(yaw), 0.0])          # image "up" on the table
+        z = np.array([0.0, 0.0, 1.0])
+        self.pos = distance * (-np.sin(pitch) * h + np.cos(pitch) * z)
+        fwd = -self.pos / np.linalg.norm(self.pos)
+        right = np.cross(fwd, h)
+        right /= np.linalg.norm(right)
+        down = np.cross(fwd, right)
+        c, s = np.cos(roll), np.sin(roll)
+        right, down = c * right + s * down, -s * right + c * down
+        self.r = np.stack([right, down, fwd])                  # world -> camera
+
+    def project(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        pc = (pts - self.pos) @ self.r.T
+        z = np.maximum(pc[..., 2], 1e-6)
+        return np.stack([self.f * pc[..., 0] / z + self.cx, self.f * pc[..., 1] / z + self.cy], -1), z
+
+    def ray_to_table(self, u: float, v: float) -> np.ndarray:
+        d = self.r.T @ np.array([(u - self.cx) / self.f, (v - self.cy) / self.f, 1.0])
+        t = -self.pos[2] / d[2]
+        return self.pos + t * d
+
+
+def _rounded_square(radius: float, n_arc: int = 4) -> np.ndarray:
+    """Outline of a square [-1, 1]^2 with rounded corners, as (u, v) points."""
+    pts = []
+    c = 1 - radius
+    for cx, cy, a0 in ((c, c, 0), (-c, c, 90), (-c, -c, 180), (c, -c, 270)):
+        for a in np.radians(np.linspace(a0, a0 + 90, n_arc)):
+            pts.append((cx + radius * np.cos(a), cy + radius * np.sin(a)))
+    return np.array(pts)
+
+
+_CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 14, endpoint=False)),
+                    np.sin(np.linspace(0, 2 * np.pi, 14, endpoint=False))], -1)
+_OCTANT = np.array([(1, 0, 0), (0, 1, 0), (0, 0, 1), (0.7, 0.7, 0), (0.7, 0, 0.7), (0, 0.7, 0.7), (0.58, 0.58, 0.58)])
+_SHIFT = 4
+_ONE = 1 << _SHIFT
+
+
+def _poly(img, pts2d, colour):
+    cv2.fillPoly(img, [np.round(pts2d * _ONE).astype(np.int32)], colour, cv2.LINE_AA, _SHIFT)
+
+
+class _Die:
+    def __init__(self, centre, size, rot, body, pip, colour):
+        self.centre, self.size, self.rot = centre, size, rot
+        self.body, self.pip, self.colour = np.array(body, float), np.array(pip, float), colour
+
+    def corner_points(self, rounding):
+        """Points of a rounded cube's corners (for the silhouette and the shadow)."""
+        half = self.size / 2
+        inner = half * (1 - rounding)
+        pts = []
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                for sz in (-1, 1):
+                    sign = np.array([sx, sy, sz])
+                    pts.append(sign * inner + _OCTANT * sign * (half - inner))
+        local = np.concatenate(pts)
+        return local @ self.rot.T + self.centre
+
+
+def _jitter_colour(rng, bgr, hue=6, sat=(0.8, 1.15), val=(0.8, 1.1)):
+    px = np.uint8([[np.clip(bgr, 0, 255)]])
+    hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 0] = (hsv[..., 0] + rng.uniform(-hue, hue)) % 180
+    hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(*sat), 0, 255)
+    hsv[..., 2] = np.clip(hsv[..., 2] * rng.uniform(*val), 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(float)
+
+
+def _choose_dice_colours(rng, n, opts):
+    kind = rng.random()
+    if kind < opts.other_share * 0.6:          # only other dice (e.g. white dice on a desk)
+        return ["other"] * n
+    if kind < opts.other_share:                # mixed
+        return [str(rng.choice(COLOURS)) if rng.random() < 0.7 else "other" for _ in range(n)]
+    return [str(rng.choice(COLOURS)) for _ in range(n)]
+
+
+def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) -> tuple[np.ndarray, list[DieTruth]]:
+    """One scene: (uint8 BGR image, ground truth per die). Deterministic for a given ``rng`` state."""
+    W, H = opts.width, opts.height
+    if W < 16 or H < 16:
+        raise ValueError(f"scene too small: {W}x{H} (need at least 16x16)")
+    n = int(rng.integers(opts.min_dice, opts.max_dice + 1))
+    long_side = max(W, H)
+    die_px = rng.uniform(*opts.die_px) * long_side
+    die_size = 1.6  # cm
+    fov = rng.uniform(45, 75)
+    pitch = np.radians(rng.uniform(0, 45) if rng.random() < 0.8 else rng.uniform(45, 58))
+    f = (W / 2) / np.tan(np.radians(fov) / 2)
+    distance = f * die_size / die_px
+    cam = Camera(W, H, fov, pitch, rng.uniform(0, 2 * np.pi), np.radians(rng.normal(0, 4)), distance)
+
+    # light: direction towards the light, elevation 30..85 degrees
+    el, az = np.radians(rng.uniform(30, 85)), rng.uniform(0, 2 * np.pi)
+    light = np.array([np.cos(el) * np.cos(az), np.cos(el) * np.sin(az), np.sin(el)])
+    ambient = rng.uniform(0.35, 0.6)
+    rounding = rng.uniform(0.12, 0.3)
+    pip_radius = rng.uniform(0.15, 0.21)
+
+    # place dice: sample image points, back-project onto the table, reject overlaps
+    dice: list[_Die] = []
+    colours = _choose_dice_colours(rng, n, opts)
+    other_style = OTHER_DICE[int(rng.integers(len(OTHER_DICE)))]
+    size = die_size * rng.uniform(0.97, 1.03)
+    margin = 0.6 * die_px
+    for colour in colours:
+        for _attempt in range(30):
+            touching = dice and rng.random() < 0.15
+            if touching:
+                other = dice[int(rng.integers(len(dice)))]
+                ax = other.rot[:, int(rng.integers(2))] * (1 if rng.random() < 0.5 else -1)
+                ax[2] = 0
+                if np.linalg.norm(ax) < 0.5:
+                    continue
+                ax /= np.linalg.norm(ax)
+                centre = other.centre + ax * size * rng.uniform(1.0, 1.04)
+                yaw_rot = other.rot
+            else:
+                u = rng.uniform(-margin, W + margin)
+                v = rng.uniform(-margin, H + margin)
+                centre = cam.ray_to_table(u, v)
+                centre[2] = 0
+                yaw_rot = None
+            centre = np.array([centre[0], centre[1], size / 2])
+            if any(np.linalg.norm(centre[:2] - d.centre[:2]) < (0.99 if touching else 1.45) * size for d in dice):
+                continue
+            value = int(rng.integers(1, 7))
+            if yaw_rot is not None:
+                yaw = np.arctan2(yaw_rot[1, 0], yaw_rot[0, 0]) + rng.normal(0, 0.03)
+            else:
+                yaw = rng.uniform(0, 2 * np.pi)
+            tilt = np.radians(rng.uniform(0, 10)) if rng.random() < 0.2 else 0.0
+            rot = orientation(value, yaw, tilt, rng.uniform(0, 2 * np.pi))
+            if tilt:
+                centre[2] += np.sin(tilt) * size * 0.5
+            if colour == "other":
+                body, pip = other_style if rng.random() < 0.85 else OTHER_DICE[int(rng.integers(len(OTHER_DICE)))]
+                body = _jitter_colour(rng, body, hue=4, sat=(0.8, 1.2), val=(0.85, 1.08))
+            else:
+                body = _jitter_colour(rng, BODY_BGR[colour])
+                pip = (235, 238, 240)
+            pip = np.clip(np.array(pip, float) * rng.uniform(0.92, 1.05), 0, 255)
+            dice.append(_Die(centre, size, rot, body, pip, colour))
+            break
+
+    img = backgrounds.background(rng, H, W)
+
+    # distractors: pip-less coloured wooden cubes and discs on the table (not dice)
+    distractors = []
+    for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.35 else 0):
+        c = cam.ray_to_table(rng.uniform(0, W), rng.uniform(0, H))
+        s_cube = size * rng.uniform(0.5, 0.9)
+        centre = np.array([c[0], c[1], s_cube / 2])
+        if any(np.linalg.norm(centre[:2] - d.centre[:2]) < 1.2 * size for d in dice):
+            continue
+        col = _jitter_colour(rng, BODY_BGR[str(rng.choice(COLOURS))]) if rng.random() < 0.8 else rng.uniform(0, 255, 3)
+        distractors.append(_Die(centre, s_cube, orientation(1, rng.uniform(0, 6.3)), col, col, "none"))
+
+    # soft shadows
+    shadow = np.zeros((H, W), np.float32)
+    for d in dice + distractors:
+        pts = d.corner_points(rounding)
+        flat = pts - light[None, :] * (pts[:, 2:3] / light[2])
+        p2, _ = cam.project(flat)
+        hull = cv2.convexHull(p2.astype(np.float32))
+        _poly(shadow, hull[:, 0, :], 1.0)
+    k = max(1.0, die_px * rng.uniform(0.05, 0.2))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), k)
+    img *= (1 - rng.uniform(0.25, 0.6) * shadow)[..., None]
+
+    # draw far to near
+    order = sorted(dice + distractors, key=lambda d: -float(cam.project(d.centre[None])[1][0]))
+    face_outline = _rounded_square(min(0.45, rounding * 1.6))
+    truths_by_die = {}
+    for d in order:
+        pts = d.corner_points(rounding)
+        p2, _ = cam.project(pts)
+        hull = cv2.convexHull(p2.astype(np.float32))[:, 0, :]
+        edge_shade = ambient + (1 - ambient) * 0.45
+        _poly(img, hull, tuple(d.body * edge_shade * rng.uniform(0.7, 0.9)))
+        for value, n_loc, u_loc, v_loc in FACES:
+            n_w = d.rot @ n_loc
+            fc = d.centre + n_w * d.size / 2
+            if np.dot(n_w, cam.pos - fc) <= 0:
+                continue
+            u_w, v_w = d.rot @ u_loc, d.rot @ v_loc
+            diffuse = max(0.0, float(np.dot(n_w, light)))
+            shade = ambient + (1 - ambient) * diffuse
+            half = d.size / 2 * (1 - rounding * 0.35)
+            outline = fc + (face_outline[:, :1] * u_w + face_outline[:, 1:] * v_w) * half
+            _poly(img, cam.project(outline)[0], tuple(np.clip(d.body * shade * 1.05, 0, 255)))
+            if d.colour == "none":
+                continue
+            pr = pip_radius * half
+            for pu, pv in PIP_LAYOUTS[value]:
+                pc = fc + (pu * u_w + pv * v_w) * half * 0.95
+                circ = pc + (_CIRCLE[:, :1] * u_w + _CIRCLE[:, 1:] * v_w) * pr
+                _poly(img, cam.project(circ)[0], tuple(np.clip(d.pip * shade * 0.95, 0, 255)))
+        if d.colour == "none":
+            continue
+        # ground truth
+        x0, y0 = hull.min(0)
+        x1, y1 = hull.max(0)
+        cx0, cy0, cx1, cy1 = max(0.0, x0), max(0.0, y0), min(float(W), x1), min(float(H), y1)
+        if cx1 - cx0 < 2 or cy1 - cy0 < 2:
+            continue
+        tv = top_value(d.rot)
+        n_loc, u_loc, v_loc = face_of_value(tv)
+        n_w = d.rot @ n_loc
+        fc = d.centre + n_w * d.size / 2
+        sq = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
+        top = fc + (sq[:, :1] * (d.rot @ u_loc) + sq[:, 1:] * (d.rot @ v_loc)) * d.size / 2
+        tp = cam.project(top)[0]
+        tx0, ty0 = tp.min(0)
+        tx1, ty1 = tp.max(0)
+        tw, th = tx1 - tx0, ty1 - ty0
+        inside = max(0.0, min(tx1, W) - max(tx0, 0)) * max(0.0, min(ty1, H) - max(ty0, 0)) / max(tw * th, 1e-9)
+        partial = bool(x0 < 0 or y0 < 0 or x1 > W or y1 > H)
+        truths_by_die[id(d)] = DieTruth(
+            colour=d.colour, value=tv,
+            box=(float(cx0), float(cy0), float(cx1 - cx0), float(cy1 - cy0)),
+            top_box=(float(tx0), float(ty0), float(tw), float(th)),
+            partial=partial, top_visible=float(inside))
+
+    img = _photo_effects(rng, img, die_px)
+    if opts.jpeg:
+        q = int(rng.integers(35, 96))
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    truths = [truths_by_die[id(d)] for d in dice if id(d) in truths_by_die]
+    return img, truths
+
+
+def _photo_effects(rng, img, die_px):
+    H, W = img.shape[:2]
+    # colour cast and exposure
+    gains = rng.uniform(0.86, 1.14, 3) * rng.uniform(0.6, 1.3)
+    if rng.random() < 0.3:  # warm indoor light
+        gains *= np.array([0.85, 0.96, 1.08])
+    img = img * gains
+    # uneven light: a smooth gradient / vignette
+    if rng.random() < 0.7:
+        yy, xx = np.mgrid[0:H:8, 0:W:8].astype(np.float32)
+        gx, gy = rng.uniform(-1, 1, 2)
+        grad = 1 + 0.35 * rng.uniform(0, 1) * ((xx / W - 0.5) * gx + (yy / H - 0.5) * gy)
+        vig = 1 - rng.uniform(0, 0.35) * (((xx / W - 0.5) ** 2 + (yy / H - 0.5) ** 2) * 2)
+        img = img * cv2.resize(grad * vig, (W, H))[..., None]
+    # blur: defocus or motion, scaled with the dice size
+    r = rng.random()
+    if r < 0.45:
+        img = cv2.GaussianBlur(img, (0, 0), float(die_px * rng.uniform(0.005, 0.03)) + 0.3)
+    elif r < 0.6:
+        ln = max(2, int(die_px * rng.uniform(0.03, 0.12)))
+        k = np.zeros((ln, ln), np.float32)
+        k[ln // 2, :] = 1 / ln
+        rot = cv2.getRotationMatrix2D((ln / 2 - 0.5, ln / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+        k = cv2.warpAffine(k, rot, (ln, ln))
+        img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
+    # sensor noise
+    sigma = rng.uniform(0, 9)
+    if sigma > 0.5:
+        noise = rng.normal(0, sigma, (H // 2 + 1, W // 2 + 1, 1)).astype(np.float32)
+        interp = cv2.INTER_NEAREST if rng.random() < 0.5 else cv2.INTER_LINEAR
+        img = img + cv2.resize(noise, (W, H), interpolation=interp)[..., None]
+    return np.clip(img, 0, 255).astype(np.uint8)
