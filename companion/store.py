@@ -64,6 +64,8 @@ __all__ = [
     "GameStore",
     "check_action_dict",
     "parse_export",
+    "read_export",
+    "write_export",
 ]
 
 #: ``PRAGMA application_id`` of every game file: the bytes ``b"EncC"`` (Encyclopedia Companion).
@@ -850,6 +852,39 @@ class GameStore:
                 problems.append(BadSave(path, game_id, e))
         games.sort(key=lambda g: (g.updated, g.game_id), reverse=True)
         return GameListing(tuple(games), tuple(problems))
+
+    # -- removing -----------------------------------------------------------------------------
+
+    def trash_game(self, game_id: str) -> Path:
+        """Move a game file (healthy or not) into ``games/trash/``, with its ``-wal``/``-shm``
+        files, and return its new path. Nothing is deleted: the player (or support) can move it
+        back. The trash is never overwritten (a numbered name is used instead). The game must
+        not be open in this process."""
+        path = self.path_of(game_id)
+        if not path.exists():
+            raise GameNotFoundError(f"there is no saved game {game_id!r}", path=path, game_id=game_id)
+        trash = self.games_dir / "trash"
+        try:
+            trash.mkdir(exist_ok=True)
+            for n in range(1000):
+                target = trash / (path.name if n == 0 else f"{game_id}.{n}{GAME_SUFFIX}")
+                try:
+                    self._link_new(path, target)
+                except FileExistsError:
+                    continue
+                break
+            else:  # pragma: no cover
+                raise SaveWriteError(f"the trash already holds 1000 copies of {game_id!r}")
+            for suffix in ("-wal", "-shm"):
+                side = path.with_name(path.name + suffix)
+                if side.exists():
+                    os.replace(side, target.with_name(target.name + suffix))
+            path.unlink()
+        except OSError as e:
+            raise SaveWriteError(f"could not move {path.name} to the trash: {e.strerror or e}",
+                                 path=path, game_id=game_id) from e
+        _fsync_dir(self.games_dir)
+        return target
 
     # -- export / import ----------------------------------------------------------------------
 

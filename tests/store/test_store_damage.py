@@ -178,3 +178,23 @@ def test_a_game_open_in_another_connection_is_listed_with_its_latest_meta(store)
     log.close()
     with store.open(gid) as again:
         assert len(again) == 5
+
+
+def test_trash_moves_a_game_or_a_bad_file_out_of_the_list_without_deleting_it(store, tmp_path):
+    good = make_game(store, "keep me out of the list")
+    plant(store, "junk", random_bytes(3000))
+    junk_bytes = store.path_of("junk").read_bytes()
+    good_bytes = store.path_of(good).read_bytes()
+    moved_junk = store.trash_game("junk")
+    moved_good = store.trash_game(good)
+    assert moved_junk.read_bytes() == junk_bytes and moved_good.read_bytes() == good_bytes
+    assert moved_junk.parent == store.games_dir / "trash"
+    listing = store.list_games()
+    assert listing.games == () and listing.problems == ()
+    # a second file with the same id goes to the trash under another name
+    plant(store, "junk", b"other junk")
+    again = store.trash_game("junk")
+    assert again != moved_junk and again.read_bytes() == b"other junk"
+    assert moved_junk.read_bytes() == junk_bytes
+    with pytest.raises(StoreError, match="no saved game"):
+        store.trash_game("junk")
