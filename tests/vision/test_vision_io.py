@@ -1,0 +1,258 @@
+"""Awkward inputs for the loader: a clear ImageLoadError or a usable image, never a crash."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import ImageLimits
+from vision.io import (
+    ImageLoadError,
+    apply_orientation,
+    image_header_info,
+    jpeg_exif_orientation,
+    load_image,
+    normalize_to_bgr8,
+)
+
+
+def jpeg(img: np.ndarray, quality: int = 92) -> bytes:
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return buf.tobytes()
+
+
+def png(img: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return buf.tobytes()
+
+
+def with_exif_orientation(data: bytes, orientation: int, endian: str = "<") -> bytes:
+    """Insert a minimal EXIF APP1 segment carrying only the Orientation tag."""
+    mark = b"II" if endian == "<" else b"MM"
+    tiff = mark + struct.pack(endian + "HI", 42, 8) + struct.pack(endian + "H", 1)
+    tiff += struct.pack(endian + "HHI", 0x0112, 3, 1) + struct.pack(endian + "HH", orientation, 0)
+    tiff += struct.pack(endian + "I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return data[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + data[2:]
+
+
+def marked(h: int = 30, w: int = 50) -> np.ndarray:
+    """A landscape image with a red block in the top-left corner."""
+    img = np.full((h, w, 3), 200, np.uint8)
+    img[:10, :10] = (0, 0, 255)
+    return img
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    p = tmp_path / "empty.jpg"
+    p.write_bytes(b"")
+    with pytest.raises(ImageLoadError) as e:
+        load_image(p)
+    assert e.value.reason == "empty file"
+
+
+def test_text_file(tmp_path: Path) -> None:
+    p = tmp_path / "notes.jpg"
+    p.write_text("these are not the dice you are looking for\n" * 20)
+    with pytest.raises(ImageLoadError, match="not an image"):
+        load_image(p)
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(ImageLoadError, match="file not found"):
+        load_image(tmp_path / "missing.png")
+    with pytest.raises(ImageLoadError, match="directory"):
+        load_image(tmp_path)
+
+
+def test_error_carries_source_and_reason(tmp_path: Path) -> None:
+    with pytest.raises(ImageLoadError) as e:
+        load_image(tmp_path / "x.png")
+    assert e.value.source == str(tmp_path / "x.png")
+    assert str(e.value).endswith("file not found")
+
+
+def test_one_by_one_pixel(tmp_path: Path) -> None:
+    p = tmp_path / "dot.png"
+    p.write_bytes(png(np.full((1, 1, 3), 77, np.uint8)))
+    loaded = load_image(p)
+    assert loaded.image.shape == (1, 1, 3)
+    assert loaded.original_size == (1, 1)
+
+
+def test_huge_jpeg_is_downscaled_early(tmp_path: Path) -> None:
+    big = np.full((10000, 10000, 3), (40, 120, 30), np.uint8)
+    big[:2000, :2000] = (0, 0, 255)
+    p = tmp_path / "huge.jpg"
+    p.write_bytes(jpeg(big, 70))
+    del big
+    limits = ImageLimits()
+    loaded = load_image(p, limits)
+    assert max(loaded.image.shape[:2]) == limits.work_max_side
+    assert loaded.original_size == (10000, 10000)
+    # boxes map back to original pixels exactly
+    s = limits.work_max_side / 10000
+    assert loaded.box_to_original((0, 0, 2000 * s, 2000 * s)) == (0, 0, 2000, 2000)
+    assert [int(v) for v in loaded.image[10, 10]] == pytest.approx([0, 0, 255], abs=12)
+
+
+def test_too_many_pixels_for_a_png_is_refused_from_the_header() -> None:
+    # a PNG header declaring 50000 x 50000 (no pixel data needed: refused before decoding)
+    header = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + struct.pack(">II", 50000, 50000)
+    header += bytes([8, 2, 0, 0, 0]) + b"\x00\x00\x00\x00"
+    assert image_header_info(header) == ("png", 50000, 50000)
+    with pytest.raises(ImageLoadError, match="too large"):
+        load_image(header)
+
+
+def test_file_size_limit(tmp_path: Path) -> None:
+    p = tmp_path / "big.png"
+    p.write_bytes(png(np.zeros((64, 64, 3), np.uint8)) + b"\x00" * 5000)
+    with pytest.raises(ImageLoadError, match="file too large"):
+        load_image(p, ImageLimits(max_file_bytes=1000))
+
+
+def test_grey_image(tmp_path: Path) -> None:
+    p = tmp_path / "grey.png"
+    p.write_bytes(png(np.full((40, 60), 90, np.uint8)))
+    loaded = load_image(p)
+    assert loaded.image.shape == (40, 60, 3) and loaded.image.dtype == np.uint8
+    assert np.all(loaded.image == 90)
+
+
+def test_four_channel_png_is_composited_over_white(tmp_path: Path) -> None:
+    img = np.zeros((20, 20, 4), np.uint8)
+    img[:, :10] = (255, 0, 0, 255)  # opaque blue half
+    img[:, 10:] = (0, 0, 0, 0)  # fully transparent half
+    p = tmp_path / "rgba.png"
+    p.write_bytes(png(img))
+    out = load_image(p).image
+    assert out.shape == (20, 20, 3)
+    assert tuple(out[5, 2]) == (255, 0, 0)
+    assert tuple(out[5, 15]) == (255, 255, 255)
+
+
+def test_sixteen_bit_image(tmp_path: Path) -> None:
+    img = np.full((16, 16, 3), 65535, np.uint16)
+    img[:, :8] = 256 * 100
+    p = tmp_path / "deep.png"
+    p.write_bytes(png(img))
+    out = load_image(p).image
+    assert out.dtype == np.uint8
+    assert tuple(out[0, 0]) == (100, 100, 100) and tuple(out[0, 15]) == (255, 255, 255)
+
+
+def test_arrays_of_many_kinds() -> None:
+    assert normalize_to_bgr8(np.ones((4, 5), np.float32)).max() == 255
+    assert normalize_to_bgr8(np.zeros((4, 5, 1), np.uint8)).shape == (4, 5, 3)
+    assert normalize_to_bgr8(np.zeros((4, 5, 2), np.uint8)).shape == (4, 5, 3)
+    assert normalize_to_bgr8(np.full((3, 3), np.nan, np.float64)).shape == (3, 3, 3)
+    with pytest.raises(ImageLoadError):
+        load_image(np.zeros((0, 5, 3), np.uint8))
+    with pytest.raises(ImageLoadError, match="shape"):
+        load_image(np.zeros((4, 5, 7), np.uint8))
+    with pytest.raises(TypeError):
+        load_image(12345)  # type: ignore[arg-type]
+
+
+def test_truncated_jpeg_decodes_what_is_there(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    img = cv2.GaussianBlur(rng.integers(0, 255, (240, 320, 3), dtype=np.uint8), (9, 9), 3)
+    data = jpeg(img)
+    p = tmp_path / "cut.jpg"
+    p.write_bytes(data[: len(data) // 2])
+    loaded = load_image(p)
+    assert loaded.image.shape == (240, 320, 3)
+    assert any("truncated" in w for w in loaded.warnings)
+    # the top rows are real picture, not the decoder's grey fill
+    assert np.abs(loaded.image[:20].astype(int) - img[:20]).mean() < 10
+
+
+def test_jpeg_cut_inside_the_header_is_an_error(tmp_path: Path) -> None:
+    data = jpeg(marked())
+    p = tmp_path / "stub.jpg"
+    p.write_bytes(data[:40])
+    with pytest.raises(ImageLoadError, match="JPEG"):
+        load_image(p)
+
+
+def test_truncated_png_is_a_clear_error(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    data = png(rng.integers(0, 255, (100, 100, 3), dtype=np.uint8))
+    p = tmp_path / "cut.png"
+    p.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImageLoadError, match="truncated or corrupt PNG"):
+        load_image(p)
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+@pytest.mark.parametrize("endian", ["<", ">"])
+def test_exif_orientation_matches_opencv_imread(tmp_path: Path, orientation: int, endian: str) -> None:
+    data = with_exif_orientation(jpeg(marked(), 95), orientation, endian)
+    assert jpeg_exif_orientation(data) == orientation
+    p = tmp_path / f"o{orientation}.jpg"
+    p.write_bytes(data)
+    loaded = load_image(p)
+    reference = cv2.imread(str(p))  # OpenCV applies EXIF orientation in imread
+    assert loaded.image.shape == reference.shape
+    assert np.abs(loaded.image.astype(int) - reference).max() <= 1
+    assert loaded.orientation == orientation
+    assert loaded.original_size == (reference.shape[1], reference.shape[0])
+
+
+def test_rotated_phone_photo_is_upright() -> None:
+    # a portrait photo stored landscape with orientation 6 ("rotate 90 clockwise to view")
+    stored = marked(30, 50)
+    data = with_exif_orientation(jpeg(stored, 95), 6)
+    loaded = load_image(data)
+    assert loaded.image.shape == (50, 30, 3)
+    assert loaded.original_size == (30, 50)
+    # the red corner, top-left in storage, is top-right when viewed upright
+    assert loaded.image[2, 27, 2] > 200 and loaded.image[2, 27, 0] < 60
+
+
+def test_apply_orientation_inverts_to_identity() -> None:
+    img = np.arange(6 * 4 * 3, dtype=np.uint8).reshape(6, 4, 3)
+    assert np.array_equal(apply_orientation(img, 1), img)
+    assert np.array_equal(apply_orientation(apply_orientation(img, 3), 3), img)
+    assert np.array_equal(apply_orientation(apply_orientation(img, 6), 8), img)
+
+
+def test_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    p = tmp_path / "pipe.jpg"
+    os.mkfifo(p)
+    with pytest.raises(ImageLoadError, match="not a regular file"):
+        load_image(p)
+
+
+def test_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
+    if os.name != "posix" or os.geteuid() == 0:
+        pytest.skip("needs a POSIX non-root user for the permission check")
+    p = tmp_path / "secret.png"
+    p.write_bytes(png(marked()))
+    p.chmod(0)
+    with pytest.raises(ImageLoadError, match="permission denied"):
+        load_image(p)
+
+
+def test_header_sizes_of_common_formats() -> None:
+    img = marked()
+    for ext in (".jpg", ".png", ".bmp", ".webp", ".gif"):
+        try:
+            ok, buf = cv2.imencode(ext, img)
+        except cv2.error:
+            continue
+        if not ok:
+            continue
+        fmt, w, h = image_header_info(buf.tobytes())
+        assert (w, h) == (50, 30), (ext, fmt)
+        assert load_image(buf.tobytes()).image.shape == (30, 50, 3)

@@ -1,0 +1,182 @@
+"""DiceReader plumbing with an injected fake model (no trained model needed)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import DEFAULT_READER, ReaderConfig
+from vision.reader import DiceReader, ReadResult, decide
+from vision_testutil import FakeDiceModel, FakeRawDie, make_scene
+
+ALL = [("red", 1), ("yellow", 2), ("purple", 3), ("blue", 4), ("green", 5), ("red", 6), ("blue", 1), ("green", 6)]
+
+
+def as_tuples(result: ReadResult) -> list[tuple]:
+    return [(d.colour, d.value, list(d.box)) for d in result.dice]
+
+
+def truth_tuples(truth: list[dict]) -> list[tuple]:
+    return [(t["colour"], t["value"], t["box"]) for t in truth]
+
+
+class ScriptedModel:
+    """Returns fixed raw dice (boxes in the pixels of the image it is given)."""
+
+    def __init__(self, raws):
+        self.raws = raws
+        self.seen_shapes: list[tuple] = []
+
+    def read(self, image_bgr):
+        self.seen_shapes.append(image_bgr.shape)
+        return list(self.raws)
+
+
+def raw(box=(10, 10, 20, 20), det=0.9, value=3, vp=0.97, colour=0, cp=0.98, lab=(50.0, 0.0, 0.0)):
+    value_probs = [(1 - vp) / 5] * 6
+    value_probs[value - 1] = vp
+    colour_probs = [(1 - cp) / 5] * 6
+    colour_probs[colour] = cp
+    return FakeRawDie(tuple(map(float, box)), det, tuple(value_probs), tuple(colour_probs), lab)
+
+
+def test_reads_a_drawn_scene_from_an_array() -> None:
+    img, truth = make_scene(ALL)
+    result = DiceReader(FakeDiceModel()).read(img)
+    assert result.ok and result.error is None
+    assert as_tuples(result) == truth_tuples(truth)
+    assert all(not d.unsure and 0.9 <= d.confidence <= 1 for d in result.dice)
+    assert result.image_size == (640, 480)
+    assert result.ms >= 0
+
+
+def test_reads_from_path_and_bytes_alike(tmp_path: Path) -> None:
+    img, truth = make_scene(ALL[:4])
+    ok, buf = cv2.imencode(".png", img)
+    p = tmp_path / "scene.png"
+    p.write_bytes(buf.tobytes())
+    reader = DiceReader(FakeDiceModel())
+    assert as_tuples(reader.read(p)) == truth_tuples(truth)
+    assert as_tuples(reader.read(str(p))) == truth_tuples(truth)
+    assert as_tuples(reader.read(buf.tobytes())) == truth_tuples(truth)
+
+
+def test_boxes_are_in_original_pixels_when_the_image_is_downscaled() -> None:
+    img, truth = make_scene(ALL[:3], size=(640, 480), die=60)
+    big = cv2.resize(img, (3200, 2400), interpolation=cv2.INTER_NEAREST)  # 5x
+    model = FakeDiceModel()
+    result = DiceReader(model).read(big)
+    assert result.image_size == (3200, 2400)
+    for d, t in zip(result.dice, truth):
+        expected = [5 * v for v in t["box"]]
+        assert d.colour == t["colour"] and d.value == t["value"]
+        assert all(isinstance(v, int) for v in d.box)
+        assert np.abs(np.array(d.box) - expected).max() <= 4  # one working pixel = 1.5625 px
+
+
+def test_nothing_found_is_an_empty_result_not_an_error() -> None:
+    background = np.full((480, 640, 3), 128, np.uint8)
+    result = DiceReader(FakeDiceModel()).read(background)
+    assert result.ok and result.dice == ()
+
+
+def test_tiny_image_is_an_empty_read_without_calling_the_model() -> None:
+    model = FakeDiceModel()
+    result = DiceReader(model).read(np.zeros((1, 1, 3), np.uint8))
+    assert result.ok and result.dice == () and model.calls == 0
+
+
+def test_unreadable_input_is_an_error_result(tmp_path: Path) -> None:
+    p = tmp_path / "notes.txt"
+    p.write_text("hello")
+    result = DiceReader(FakeDiceModel()).read(p)
+    assert not result.ok and result.dice == ()
+    assert result.error == "not an image (unrecognised file format)"
+    assert result.to_json("notes.txt") == {"image": "notes.txt", "error": result.error}
+
+
+def test_other_colour_becomes_unknown_and_unsure() -> None:
+    reader = DiceReader(ScriptedModel([raw(colour=5, cp=0.99)]))
+    (d,) = reader.read(np.zeros((100, 100, 3), np.uint8)).dice
+    assert d.colour == "unknown" and d.unsure
+
+
+@pytest.mark.parametrize(
+    "vp,cp,det,unsure",
+    [(0.99, 0.99, 0.9, False), (0.6, 0.99, 0.9, True), (0.99, 0.5, 0.9, True), (0.99, 0.99, 0.2, True)],
+)
+def test_unsure_follows_the_configured_threshold(vp, cp, det, unsure) -> None:
+    die = decide(raw(vp=vp, cp=cp, det=det), (0, 0, 1, 1))
+    assert die.unsure is unsure
+    assert 0.0 <= die.confidence <= 1.0
+    expected = vp * cp * min(1.0, det / DEFAULT_READER.det_confident_at)
+    assert die.confidence == pytest.approx(expected)
+
+
+def test_threshold_comes_from_config() -> None:
+    r = raw(vp=0.8, cp=1.0, det=1.0)
+    assert decide(r, (0, 0, 1, 1), ReaderConfig(unsure_below=0.9)).unsure
+    assert not decide(r, (0, 0, 1, 1), ReaderConfig(unsure_below=0.7)).unsure
+
+
+def test_bad_model_output_is_a_clear_error() -> None:
+    bad = FakeRawDie((0, 0, 5, 5), 0.9, (0.5, 0.5), (1, 0, 0, 0, 0, 0), (50, 0, 0))
+    with pytest.raises(ValueError, match="2 value probabilities, expected 6"):
+        decide(bad, (0, 0, 5, 5))
+
+
+def test_duplicates_and_degenerate_boxes_are_dropped() -> None:
+    raws = [
+        raw(box=(10, 10, 40, 40), vp=0.9),
+        raw(box=(12, 11, 40, 40), vp=0.99, value=4),  # the same die, read again, more confident
+        raw(box=(60, 10, 0, 40)),  # no width
+        raw(box=(500, 500, 30, 30)),  # outside a 100x100 image
+        raw(box=(float("nan"), 0, 10, 10)),
+    ]
+    result = DiceReader(ScriptedModel(raws)).read(np.zeros((100, 100, 3), np.uint8))
+    assert [(d.value, d.box) for d in result.dice] == [(4, (12, 11, 40, 40))]
+
+
+def test_boxes_are_clipped_to_the_image() -> None:
+    result = DiceReader(ScriptedModel([raw(box=(-5, 90, 20, 30))])).read(np.zeros((100, 100, 3), np.uint8))
+    assert result.dice[0].box == (0, 90, 15, 10)
+
+
+def test_reading_order_is_rows_then_left_to_right() -> None:
+    raws = [raw(box=(70, 52, 20, 20), value=4), raw(box=(10, 10, 20, 20), value=1),
+            raw(box=(10, 55, 20, 20), value=3), raw(box=(40, 14, 20, 20), value=2)]
+    result = DiceReader(ScriptedModel(raws)).read(np.zeros((100, 100, 3), np.uint8))
+    assert [d.value for d in result.dice] == [1, 2, 3, 4]
+
+
+def test_json_contract_keys_and_types() -> None:
+    img, truth = make_scene(ALL[:2])
+    out = DiceReader(FakeDiceModel()).read(img).to_json("a.png")
+    assert set(out) == {"image", "dice", "ms"}
+    for d in out["dice"]:
+        assert set(d) == {"colour", "value", "box", "confidence", "unsure"}
+        assert d["colour"] in {"red", "yellow", "purple", "blue", "green", "unknown"}
+        assert d["value"] in range(1, 7)
+        assert len(d["box"]) == 4 and all(type(v) is int for v in d["box"])
+        assert 0.0 <= d["confidence"] <= 1.0 and type(d["unsure"]) is bool
+
+
+def test_model_sees_the_working_image_only() -> None:
+    model = ScriptedModel([])
+    DiceReader(model).read(np.zeros((5000, 2500, 3), np.uint8))
+    assert model.seen_shapes == [(2048, 1024, 3)]
+
+
+def test_ms_is_measured_with_the_injected_clock() -> None:
+    ticks = iter([10.0, 10.25])
+    reader = DiceReader(ScriptedModel([]), clock=lambda: next(ticks))
+    assert reader.read(np.zeros((50, 50, 3), np.uint8)).ms == pytest.approx(250.0)
+
+
+def test_config_is_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DEFAULT_READER.unsure_below = 0.1  # type: ignore[misc]

@@ -1,0 +1,116 @@
+"""Every threshold of the dice-reading pipeline, in one place (no literals scattered in code).
+
+``ReaderConfig`` (reading a still image), ``LiveConfig`` (when a video scene counts as still),
+``ImageLimits`` (loading).  All are frozen dataclasses; build a modified copy with
+``dataclasses.replace(DEFAULT_READER, unsure_below=0.8)``.
+
+``user_data_dir()`` duplicates the few lines of ``companion.content.paths.user_data_dir`` on
+purpose: ``vision`` imports no game code (docs/architecture.md), so it cannot import
+``companion``.  Keep the two in step: ``$ENCYCLOPEDIA_DATA_DIR`` wins; Windows
+``%APPDATA%/EncyclopediaCompanion``; macOS ``~/Library/Application Support/EncyclopediaCompanion``;
+elsewhere ``$XDG_DATA_HOME`` (absolute only, else ``~/.local/share``) ``/encyclopedia-companion``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+APP_DIR_NAME = "EncyclopediaCompanion"  # Windows and macOS
+XDG_DIR_NAME = "encyclopedia-companion"  # elsewhere
+DATA_DIR_ENV = "ENCYCLOPEDIA_DATA_DIR"
+CALIBRATION_FILE = "dice-calibration.json"
+
+# The five Encyclopedia dice colours, in the order of the model's colour output (then "other").
+DICE_COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
+MODEL_COLOURS: tuple[str, ...] = DICE_COLOURS + ("other",)
+UNKNOWN_COLOUR = "unknown"
+
+
+def user_data_dir() -> Path:
+    """The per-user data directory: a copy of ``companion.content.paths.user_data_dir``
+    (vision may not import game code; keep the two in step)."""
+    override = os.environ.get(DATA_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    if sys.platform.startswith("win"):
+        base = os.environ.get("APPDATA", "").strip()
+        return (Path(base) if base else Path.home() / "AppData" / "Roaming") / APP_DIR_NAME
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / APP_DIR_NAME
+    base = os.environ.get("XDG_DATA_HOME", "").strip()
+    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / XDG_DIR_NAME
+
+
+def default_calibration_path() -> Path:
+    return user_data_dir() / CALIBRATION_FILE
+
+
+@dataclass(frozen=True)
+class ImageLimits:
+    """Loading limits: what is decoded, how large the working copy is."""
+
+    # The working copy's longer side; larger images are downscaled (boxes map back exactly).
+    work_max_side: int = 2048
+    # Refuse to decode more pixels than this (checked from the header when the format allows).
+    # JPEGs above it are decoded at 1/2, 1/4 or 1/8 scale instead (libjpeg DCT scaling).
+    max_decode_pixels: int = 120_000_000
+    # Refuse files larger than this without reading them.
+    max_file_bytes: int = 256 * 1024 * 1024
+    # Images whose shorter side is below this cannot show a readable die: empty read, no model.
+    min_side: int = 16
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Decisions taken on the model's raw output."""
+
+    # A die whose confidence is below this is reported with ``unsure: true``.
+    unsure_below: float = 0.90
+    # Detector scores at or above this count as "certainly a die"; below it the confidence is
+    # scaled down in proportion (dropping weak detections is the model's job, ModelConfig).
+    det_confident_at: float = 0.5
+    # With calibration: weight of the calibration's vote in the geometric pooling with the
+    # model's colour probabilities (0 = ignore calibration, 1 = calibration alone).
+    calibration_weight: float = 0.7
+    # Calibration: softmax temperature on negative Lab distances (in 8-bit Lab units).
+    calibration_temperature: float = 6.0
+    # Calibration: weight of lightness (L) in the Lab distance; light intensity moves L most,
+    # hue and chroma (a, b) tell the dice colours apart.
+    calibration_lightness_weight: float = 0.5
+    # Calibration: a die further than this (Lab units) from every calibrated colour gets no
+    # calibration vote (the model decides alone).
+    calibration_max_distance: float = 45.0
+    # Overlapping boxes with IoU above this are merged (a die read twice is one die).
+    duplicate_iou: float = 0.6
+
+
+@dataclass(frozen=True)
+class LiveConfig:
+    """When the scene counts as still (dice stopped rolling), and when it is a new scene."""
+
+    # Frames are compared as grey images downscaled to this width.
+    diff_width: int = 160
+    # Gaussian blur kernel (odd) applied before differencing, to ignore sensor noise.
+    blur_kernel: int = 5
+    # A pixel "moved" when its grey level changed by more than this (0..255).
+    pixel_threshold: int = 18
+    # A frame pair is still when the fraction of moved pixels is at most this.
+    still_fraction: float = 0.002
+    # The scene is stable after this many seconds of consecutive still frame pairs.
+    still_seconds: float = 0.5
+    # ... but at least this many consecutive still pairs (for low frame rates).
+    min_still_frames: int = 3
+    # A stable scene is NEW (gets read and printed) when it differs from the last read scene
+    # by more than this fraction of moved pixels (so a camera left on a still table prints once).
+    new_scene_fraction: float = 0.01
+    # Cameras: assumed frame rate when the device reports none.
+    default_fps: float = 15.0
+
+
+DEFAULT_LIMITS = ImageLimits()
+DEFAULT_READER = ReaderConfig()
+DEFAULT_LIVE = LiveConfig()

@@ -1,0 +1,266 @@
+"""Read every die's colour and value from one image.
+
+``DiceReader`` loads the model once, then ``read(path | bytes | array) -> ReadResult``.
+The steps stay separate and testable: load (``vision.io``) -> model (``vision.model``:
+detect, crop, classify) -> decide (``decide``: colour/value, confidence, unsure, calibration) ->
+boxes back to original pixels.  Nothing found is a valid empty result; an unreadable input is
+a result with ``error`` set, never an exception.
+
+Decisions (see docs/vision.md):
+
+* value = argmax of the 6 value probabilities (+1); colour = argmax of the 6 colour classes,
+  "other" reported as ``"unknown"``;
+* confidence = P(value) x P(colour) x min(1, det_score / ReaderConfig.det_confident_at): the
+  read is right only if the die is a die, its value is right and its colour is right;
+* ``unsure`` when confidence < ``ReaderConfig.unsure_below``, and always for "unknown" colour
+  (the read cannot be used without a correction).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+from vision.config import (
+    DEFAULT_LIMITS,
+    DEFAULT_READER,
+    MODEL_COLOURS,
+    UNKNOWN_COLOUR,
+    ImageLimits,
+    ReaderConfig,
+)
+from vision.io import ImageLoadError, ImageSource, LoadedImage, load_image
+
+if TYPE_CHECKING:  # pragma: no cover
+    from vision.calibration import Calibration
+
+__all__ = ["Die", "DiceReader", "ReadResult", "decide", "RawDieLike", "DiceModelLike"]
+
+
+class RawDieLike(Protocol):
+    """What ``vision.model.RawDie`` provides (docs/vision-model.md)."""
+
+    box: tuple[float, float, float, float]
+    det_score: float
+    value_probs: Sequence[float]
+    colour_probs: Sequence[float]
+    body_colour_lab: tuple[float, float, float]
+
+
+class DiceModelLike(Protocol):
+    def read(self, image_bgr: np.ndarray) -> Sequence[RawDieLike]: ...
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as the table sees it. ``box`` is (x, y, w, h) in original-image pixels."""
+
+    colour: str  # red | yellow | purple | blue | green | unknown
+    value: int  # 1..6
+    box: tuple[int, int, int, int]
+    confidence: float  # 0..1
+    unsure: bool
+    value_confidence: float = 1.0
+    colour_confidence: float = 1.0
+    det_score: float = 1.0
+    # the die body's mean CIE Lab colour as the model measured it (for calibration; not in JSON)
+    body_colour_lab: tuple[float, float, float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI contract's per-die object (keys exactly as in docs/vision.md)."""
+        return {
+            "colour": self.colour,
+            "value": self.value,
+            "box": [int(v) for v in self.box],
+            "confidence": round(float(self.confidence), 4),
+            "unsure": bool(self.unsure),
+        }
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """The read of one image: dice (possibly none) or an error; ``ms`` always set."""
+
+    dice: tuple[Die, ...] = ()
+    ms: float = 0.0
+    error: str | None = None
+    image_size: tuple[int, int] | None = None  # (width, height) of the original image
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_json(self, image: str) -> dict[str, Any]:
+        """The CLI contract's line: ``{"image", "dice", "ms"}`` or ``{"image", "error"}``."""
+        if self.error is not None:
+            return {"image": image, "error": self.error}
+        return {
+            "image": image,
+            "dice": [d.to_json() for d in self.dice],
+            "ms": round(float(self.ms), 1),
+        }
+
+
+def _probs(values: Sequence[float], n: int, what: str) -> np.ndarray:
+    arr = np.asarray(values, dtype=np.float64).reshape(-1)
+    if arr.shape != (n,):
+        raise ValueError(f"model returned {arr.size} {what} probabilities, expected {n}")
+    arr = np.nan_to_num(np.clip(arr, 0.0, None), nan=0.0)
+    total = float(arr.sum())
+    return arr / total if total > 0 else np.full(n, 1.0 / n)
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ax1, ay1, aw, ah = a
+    bx1, by1, bw, bh = b
+    ix = max(0.0, min(ax1 + aw, bx1 + bw) - max(ax1, bx1))
+    iy = max(0.0, min(ay1 + ah, by1 + bh) - max(ay1, by1))
+    inter = ix * iy
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
+
+
+def decide(
+    raw: RawDieLike,
+    box: tuple[int, int, int, int],
+    config: ReaderConfig = DEFAULT_READER,
+    calibration: "Calibration | None" = None,
+) -> Die:
+    """Turn one raw model output into a :class:`Die` (pure; see the module doc)."""
+    value_p = _probs(raw.value_probs, 6, "value")
+    colour_p = _probs(raw.colour_probs, len(MODEL_COLOURS), "colour")
+    if calibration is not None:
+        colour_p = calibration.adjust(colour_p, _lab(raw.body_colour_lab), config)
+    vi = int(np.argmax(value_p))
+    ci = int(np.argmax(colour_p))
+    colour = MODEL_COLOURS[ci]
+    if colour == "other":
+        colour = UNKNOWN_COLOUR
+    det = float(np.clip(raw.det_score, 0.0, 1.0))
+    det_factor = min(1.0, det / config.det_confident_at) if config.det_confident_at > 0 else 1.0
+    confidence = float(np.clip(value_p[vi] * colour_p[ci] * det_factor, 0.0, 1.0))
+    unsure = confidence < config.unsure_below or colour == UNKNOWN_COLOUR
+    return Die(
+        colour=colour,
+        value=vi + 1,
+        box=box,
+        confidence=confidence,
+        unsure=unsure,
+        value_confidence=float(value_p[vi]),
+        colour_confidence=float(colour_p[ci]),
+        det_score=det,
+        body_colour_lab=_lab(raw.body_colour_lab),
+    )
+
+
+def _lab(value: Any) -> tuple[float, float, float] | None:
+    try:
+        arr = np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        return None
+    if arr.shape != (3,) or not np.all(np.isfinite(arr)):
+        return None
+    return (float(arr[0]), float(arr[1]), float(arr[2]))
+
+
+class DiceReader:
+    """Loads the model once; ``read`` any number of images.
+
+    ``DiceReader(model)`` takes any object with ``read(image_bgr) -> [RawDie]`` (tests inject a
+    fake); ``DiceReader.from_files(...)`` builds the shipped model on a runtime backend.
+    """
+
+    def __init__(
+        self,
+        model: DiceModelLike,
+        config: ReaderConfig = DEFAULT_READER,
+        limits: ImageLimits = DEFAULT_LIMITS,
+        calibration: "Calibration | None" = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.model = model
+        self.config = config
+        self.limits = limits
+        self.calibration = calibration
+        self._clock = clock
+
+    @classmethod
+    def from_files(
+        cls,
+        model_dir: str | Path | None = None,
+        backend: str = "auto",
+        threads: int = 1,
+        config: ReaderConfig = DEFAULT_READER,
+        limits: ImageLimits = DEFAULT_LIMITS,
+        calibration: "Calibration | None" = None,
+    ) -> "DiceReader":
+        """Load ``models/`` (or ``model_dir``) with the chosen runtime backend.
+
+        Raises ``vision.runtime.ModelLoadError`` / ``FileNotFoundError`` / the model's
+        ``ModelMismatchError`` when the model files are missing or do not match."""
+        from functools import partial
+
+        from vision.model import DiceModel  # the model engineer's module (docs/vision-model.md)
+        from vision.runtime import create_runtime
+
+        factory = partial(create_runtime, backend=backend, threads=threads)
+        model = DiceModel.from_files(factory, model_dir=model_dir)
+        return cls(model, config=config, limits=limits, calibration=calibration)
+
+    def read_loaded(self, loaded: LoadedImage) -> list[Die]:
+        """Model + decisions on an already loaded image (boxes in original pixels)."""
+        img = loaded.image
+        if min(img.shape[:2]) < self.limits.min_side:
+            return []  # too small to show a readable die: an empty read, not an error
+        raws = list(self.model.read(img))
+        candidates: list[tuple[Die, tuple[float, float, float, float]]] = []
+        for raw in raws:
+            x, y, w, h = (float(v) for v in raw.box)
+            if not all(np.isfinite([x, y, w, h])) or w <= 0 or h <= 0:
+                continue
+            box = loaded.box_to_original((x, y, w, h))
+            if box[2] <= 0 or box[3] <= 0:
+                continue  # entirely outside the image
+            candidates.append((decide(raw, box, self.config, self.calibration), (x, y, w, h)))
+        # a die read twice is one die: keep the more confident of heavily overlapping boxes
+        candidates.sort(key=lambda c: -c[0].confidence)
+        kept: list[tuple[Die, tuple[float, float, float, float]]] = []
+        for die, wbox in candidates:
+            if all(_iou(wbox, k[1]) <= self.config.duplicate_iou for k in kept):
+                kept.append((die, wbox))
+        return _reading_order([d for d, _ in kept])
+
+    def read(self, source: ImageSource) -> ReadResult:
+        """Read one image. Unreadable input -> ``ReadResult(error=reason)``; never raises for it."""
+        start = self._clock()
+        try:
+            loaded = load_image(source, self.limits)
+        except ImageLoadError as exc:
+            return ReadResult(error=exc.reason, ms=(self._clock() - start) * 1000.0)
+        dice = self.read_loaded(loaded)
+        return ReadResult(
+            dice=tuple(dice),
+            ms=(self._clock() - start) * 1000.0,
+            image_size=loaded.original_size,
+            warnings=loaded.warnings,
+        )
+
+
+def _reading_order(dice: list[Die]) -> list[Die]:
+    """Rows top to bottom (a die joins a row when its centre is within half a die height of the
+    row's first die), then left to right within a row: the order a person reads the table."""
+    rows: list[list[Die]] = []
+    for d in sorted(dice, key=lambda d: d.box[1] + d.box[3] / 2):
+        cy = d.box[1] + d.box[3] / 2
+        if rows:
+            first = rows[-1][0]
+            if abs(cy - (first.box[1] + first.box[3] / 2)) <= max(first.box[3], d.box[3]) / 2:
+                rows[-1].append(d)
+                continue
+        rows.append([d])
+    return [d for row in rows for d in sorted(row, key=lambda d: d.box[0])]
