@@ -1,0 +1,507 @@
+"""Every input the game can receive, as small frozen value objects.
+
+Decisions of a player (take a die, the six actions, card choices, seal actions) and chance
+events (dice rolled, cards revealed, round token turned over) are all actions: a game is fully
+described by its ordered action list (docs/engine.md lists them with the pending kinds that
+accept each).
+
+``action.to_json()`` gives a dict with a ``"type"`` key; fields left at their default value are
+left out, so a saved log stays small and old logs stay readable when a field with a default is
+added. ``action_from_json(d)`` is the inverse and raises ``BadActionError`` naming the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any
+
+from companion.errors import BadActionError
+
+# --------------------------------------------------------------------------- value objects
+
+
+@dataclass(frozen=True, slots=True)
+class Spend:
+    """What a seat discards during one action to change its die.
+
+    - ``coins``: +1 value each (any action).
+    - ``tokens``: expedition tokens for +2 expedition value each (Expedition only).
+    - ``seals``: royal seals for +5 value each (any action); one of them may also change the
+      colour (``colour_by="seal"``).
+    - ``seals_for_coins``: royal seals exchanged for 5 coins each (the coins are available to
+      ``coins`` in the same action).
+    - ``colour``: the colour the die counts as for this action; when it differs from the die,
+      ``colour_by`` says what pays for the change: ``"token"`` (1 expedition token, the default)
+      or ``"seal"`` (needs ``seals >= 1``).
+    """
+
+    coins: int = 0
+    tokens: int = 0
+    seals: int = 0
+    seals_for_coins: int = 0
+    colour: str | None = None
+    colour_by: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _compact(self)
+
+    @property
+    def empty(self) -> bool:
+        return self == NO_SPEND
+
+
+NO_SPEND = Spend()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    """One seat at set-up. Seats are listed clockwise.
+
+    Automa seats need ``behaviour`` (``carl-von-linne`` | ``abraham-trembley`` |
+    ``louis-jean-marie-daubenton``), ``scoring`` (``la-boudeuse`` | ``hms-resolution`` |
+    ``l-astrolabe``) and ``priority``: the five continents, highest priority first.
+    """
+
+    name: str
+    kind: str = "human"
+    behaviour: str | None = None
+    scoring: str | None = None
+    priority: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return _compact(self)
+
+
+# --------------------------------------------------------------------------- actions
+
+
+class Action:
+    """Base of every action (for isinstance checks)."""
+
+    __slots__ = ()
+    TYPE = ""
+
+    def to_json(self) -> dict[str, Any]:
+        d = _compact(self)
+        d["type"] = self.TYPE
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame(Action):
+    """Set up a game: seats clockwise, who holds the first-player token, Sepultus cards in play."""
+
+    seats: tuple[SeatConfig, ...]
+    first_player: int = 0
+    sepultus: bool = False
+    TYPE = "start_game"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealExpert(Action):
+    """Chance: the next expert card turned face up into the University display."""
+
+    name: str
+    TYPE = "reveal_expert"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealAnimal(Action):
+    """Chance: the next animal card turned face up into the Academy display.
+
+    An animal: ``continent`` (+ optional ``name``; ``categories`` = (class, diet, habitat,
+    climate), may be entered later with ``SetCategories``). A Sepultus Creatura card:
+    ``sepultus=True``, ``die`` (the exact die value to take it), ``cost`` (its expedition value)
+    and ``categories`` (those it lists, at least one)."""
+
+    continent: str | None = None
+    name: str = ""
+    categories: tuple[str, ...] | None = None
+    sepultus: bool = False
+    die: int | None = None
+    cost: int | None = None
+    TYPE = "reveal_animal"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawAnimal(Action):
+    """Chance + choice: the display is empty, so ``seat`` takes the top card of the deck (same
+    card fields as ``RevealAnimal``)."""
+
+    seat: int
+    continent: str | None = None
+    name: str = ""
+    categories: tuple[str, ...] | None = None
+    sepultus: bool = False
+    die: int | None = None
+    cost: int | None = None
+    TYPE = "draw_animal"
+
+
+@dataclass(frozen=True, slots=True)
+class SetCategories(Action):
+    """Enter the four categories (class, diet, habitat, climate) of an animal card revealed
+    without them. Accepted at any time while they are unknown."""
+
+    card: int
+    categories: tuple[str, ...]
+    TYPE = "set_categories"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealRoundToken(Action):
+    """Chance: the round token turned over (``token coins expert animal extra_die nothing``)."""
+
+    effect: str
+    TYPE = "reveal_round_token"
+
+
+@dataclass(frozen=True, slots=True)
+class RollDice(Action):
+    """Chance: ``seat`` draws its dice from the bag and rolls them: ((colour, value), ...)."""
+
+    seat: int
+    dice: tuple[tuple[str, int], ...]
+    TYPE = "roll_dice"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceDice(Action):
+    """A human places its rolled dice: ``slots[i]`` is the board slot (0-3, left to right) of
+    the i-th rolled die. Automa dice are placed by the engine (lowest left)."""
+
+    seat: int
+    slots: tuple[int, ...]
+    TYPE = "place_dice"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDie(Action):
+    """Start of a turn: ``seat`` takes the die at ``owner``'s ``slot`` (``index`` within the
+    slot when two dice share it). An opponent's die gives the owner that slot's effect."""
+
+    seat: int
+    owner: int
+    slot: int
+    index: int = 0
+    TYPE = "take_die"
+
+
+@dataclass(frozen=True, slots=True)
+class UseExpert(Action):
+    """Use a face-up one-shot expert during your own turn (5 coins / 3 reputation), then flip it."""
+
+    seat: int
+    name: str
+    TYPE = "use_expert"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseAnimal(Action):
+    """Take animal card ``card`` from the display (starting draft, round token, reputation
+    bonus, an automa's Academy)."""
+
+    seat: int
+    card: int
+    TYPE = "choose_animal"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseExpert(Action):
+    """Take expert ``name`` (from the display, or the top of the deck when it is empty).
+    Humans put it in face-up ``slot`` (0-3; None = the first free one; a taken slot is covered,
+    allowed only when all are taken) or, for a one-shot expert, ``use_now``."""
+
+    seat: int
+    name: str
+    slot: int | None = None
+    use_now: bool = False
+    TYPE = "choose_expert"
+
+
+@dataclass(frozen=True, slots=True)
+class Embassy(Action):
+    seat: int
+    spend: Spend = NO_SPEND
+    TYPE = "embassy"
+
+
+@dataclass(frozen=True, slots=True)
+class Bank(Action):
+    seat: int
+    spend: Spend = NO_SPEND
+    TYPE = "bank"
+
+
+@dataclass(frozen=True, slots=True)
+class University(Action):
+    seat: int
+    name: str
+    slot: int | None = None
+    use_now: bool = False
+    spend: Spend = NO_SPEND
+    TYPE = "university"
+
+
+@dataclass(frozen=True, slots=True)
+class Academy(Action):
+    seat: int
+    card: int
+    spend: Spend = NO_SPEND
+    TYPE = "academy"
+
+
+@dataclass(frozen=True, slots=True)
+class Expedition(Action):
+    """Place the die on the leftmost free space of ``continent``; the value (with every spend
+    declared here) is then spent by the following ``Research``."""
+
+    seat: int
+    continent: str
+    spend: Spend = NO_SPEND
+    TYPE = "expedition"
+
+
+@dataclass(frozen=True, slots=True)
+class Research(Action):
+    """The research of the expedition just placed: ((card, category), ...) one cube each."""
+
+    seat: int
+    cubes: tuple[tuple[int, str], ...] = ()
+    TYPE = "research"
+
+
+@dataclass(frozen=True, slots=True)
+class Publish(Action):
+    """Publication with ``reference`` (DIGEST §4). ``up_to``: highest type to publish (None =
+    the highest the die allows). ``extra``: optional cubes from other animals ((card,
+    category), ...), each of a category the reference publishes. ``keep``: other animals of the
+    reference's continent (or Sepultus cards) kept without giving a cube."""
+
+    seat: int
+    reference: int
+    spend: Spend = NO_SPEND
+    up_to: int | None = None
+    extra: tuple[tuple[int, str], ...] = ()
+    keep: tuple[int, ...] = ()
+    TYPE = "publish"
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaAction(Action):
+    """An automa's action with the die it took: the engine reads the Behavior card row of the
+    die's value and applies the card's gains. ``continent``: for an Expedition row, where the
+    die goes (None only when every continent is full). Cards it gains are chosen next with
+    ``ChooseAnimal``/``ChooseExpert``/``DrawAnimal``."""
+
+    seat: int
+    continent: str | None = None
+    TYPE = "automa_action"
+
+
+@dataclass(frozen=True, slots=True)
+class SealAction(Action):
+    """End of round: discard a royal seal to take a ``colour`` die from the central board."""
+
+    seat: int
+    colour: str
+    TYPE = "seal_action"
+
+
+@dataclass(frozen=True, slots=True)
+class RollDie(Action):
+    """Chance: the value rolled for the die of a seal action."""
+
+    seat: int
+    value: int
+    TYPE = "roll_die"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """End of round: no seal action for this seat."""
+
+    seat: int
+    TYPE = "pass"
+
+
+ACTION_TYPES: dict[str, type] = {
+    c.TYPE: c
+    for c in (
+        StartGame, RevealExpert, RevealAnimal, DrawAnimal, SetCategories, RevealRoundToken,
+        RollDice, PlaceDice, TakeDie, UseExpert, ChooseAnimal, ChooseExpert, Embassy, Bank,
+        University, Academy, Expedition, Research, Publish, AutomaAction, SealAction, RollDie, Pass,
+    )
+}
+
+# --------------------------------------------------------------------------- JSON
+
+# field kinds, for parsing and for the cheap type check of the checked ``apply``
+_KIND: dict[str, str] = {
+    "seat": "int", "owner": "int", "slot": "int", "index": "int", "card": "int", "reference": "int",
+    "value": "int", "first_player": "int",
+    "name": "str", "effect": "str", "colour": "str",
+    "continent": "ostr", "up_to": "oint", "die": "oint", "cost": "oint",
+    "sepultus": "bool", "use_now": "bool",
+    "categories": "ostrs", "dice": "dice", "slots": "ints", "keep": "ints",
+    "cubes": "pairs", "extra": "pairs", "spend": "spend", "seats": "seats",
+}
+# fields whose kind depends on the class
+_KIND_BY_CLASS = {(ChooseExpert, "slot"): "oint", (University, "slot"): "oint",
+                  (SetCategories, "categories"): "strs"}
+
+
+def _compact(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        v = getattr(obj, f.name)
+        if v == f.default:
+            continue
+        out[f.name] = _jsonable(v)
+    return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, (Spend, SeatConfig)):
+        return v.to_json()
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    return v
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _parse(kind: str, v: Any, where: str) -> Any:
+    if kind == "int":
+        if not _is_int(v):
+            raise BadActionError(f"{where}: expected a whole number, got {v!r}")
+        return v
+    if kind == "oint":
+        return None if v is None else _parse("int", v, where)
+    if kind == "str":
+        if not isinstance(v, str):
+            raise BadActionError(f"{where}: expected text, got {v!r}")
+        return v
+    if kind == "ostr":
+        return None if v is None else _parse("str", v, where)
+    if kind == "bool":
+        if not isinstance(v, bool):
+            raise BadActionError(f"{where}: expected true or false, got {v!r}")
+        return v
+    if kind in ("strs", "ostrs"):
+        if v is None and kind == "ostrs":
+            return None
+        if not isinstance(v, (list, tuple)):
+            raise BadActionError(f"{where}: expected a list of words, got {v!r}")
+        return tuple(_parse("str", x, where) for x in v)
+    if kind == "ints":
+        if not isinstance(v, (list, tuple)):
+            raise BadActionError(f"{where}: expected a list of numbers, got {v!r}")
+        return tuple(_parse("int", x, where) for x in v)
+    if kind == "dice":
+        if not isinstance(v, (list, tuple)):
+            raise BadActionError(f"{where}: expected a list of [colour, value] dice, got {v!r}")
+        out = []
+        for x in v:
+            if not isinstance(x, (list, tuple)) or len(x) != 2:
+                raise BadActionError(f"{where}: each die is [colour, value], got {x!r}")
+            out.append((_parse("str", x[0], where), _parse("int", x[1], where)))
+        return tuple(out)
+    if kind == "pairs":
+        if not isinstance(v, (list, tuple)):
+            raise BadActionError(f"{where}: expected a list of [card, category] pairs, got {v!r}")
+        out = []
+        for x in v:
+            if not isinstance(x, (list, tuple)) or len(x) != 2:
+                raise BadActionError(f"{where}: each entry is [card, category], got {x!r}")
+            out.append((_parse("int", x[0], where), _parse("str", x[1], where)))
+        return tuple(out)
+    if kind == "spend":
+        if isinstance(v, Spend):
+            return v
+        if not isinstance(v, dict):
+            raise BadActionError(f"{where}: expected an object, got {v!r}")
+        return _build(Spend, v, where)
+    if kind == "seats":
+        if not isinstance(v, (list, tuple)):
+            raise BadActionError(f"{where}: expected a list of seats, got {v!r}")
+        return tuple(x if isinstance(x, SeatConfig) else _build(SeatConfig, x, where) for x in v)
+    raise AssertionError(kind)
+
+
+_SUB_KIND = {
+    (Spend, "coins"): "int", (Spend, "tokens"): "int", (Spend, "seals"): "int",
+    (Spend, "seals_for_coins"): "int", (Spend, "colour"): "ostr", (Spend, "colour_by"): "ostr",
+    (SeatConfig, "name"): "str", (SeatConfig, "kind"): "str", (SeatConfig, "behaviour"): "ostr",
+    (SeatConfig, "scoring"): "ostr", (SeatConfig, "priority"): "ostrs",
+}
+
+
+def _kind_of(cls: type, name: str) -> str:
+    return _SUB_KIND.get((cls, name)) or _KIND_BY_CLASS.get((cls, name)) or _KIND[name]
+
+
+def _build(cls: type, d: Any, where: str) -> Any:
+    if not isinstance(d, dict):
+        raise BadActionError(f"{where}: expected an object, got {d!r}")
+    names = {f.name for f in fields(cls)}
+    unknown = [k for k in d if k not in names and k != "type"]
+    if unknown:
+        raise BadActionError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}")
+    kwargs = {}
+    for f in fields(cls):
+        if f.name in d:
+            kwargs[f.name] = _parse(_kind_of(cls, f.name), d[f.name], f"{where}.{f.name}")
+        elif f.default is MISSING:
+            raise BadActionError(f"{where}: missing field {f.name!r}")
+    return cls(**kwargs)
+
+
+def action_from_json(d: Any) -> Action:
+    """The action a ``to_json()`` dict describes; ``BadActionError`` if it describes none."""
+    if not isinstance(d, dict):
+        raise BadActionError(f"an action must be a JSON object, got {type(d).__name__}")
+    t = d.get("type")
+    cls = ACTION_TYPES.get(t) if isinstance(t, str) else None
+    if cls is None:
+        raise BadActionError(f"unknown action type {t!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+    return _build(cls, d, t)
+
+
+def check_fields(action: Action) -> None:
+    """Cheap type check of a constructed action (the checked ``apply`` calls it)."""
+    cls = type(action)
+    for f in fields(cls):
+        v = getattr(action, f.name)
+        kind = _kind_of(cls, f.name)
+        if kind == "int":
+            if type(v) is not int:
+                raise BadActionError(f"{cls.TYPE}.{f.name}: expected a whole number, got {v!r}")
+        elif kind == "spend":
+            if type(v) is not Spend:
+                raise BadActionError(f"{cls.TYPE}.spend: expected a Spend, got {v!r}")
+            for sf in ("coins", "tokens", "seals", "seals_for_coins"):
+                x = getattr(v, sf)
+                if type(x) is not int or x < 0:
+                    raise BadActionError(f"spend.{sf} must be a whole number 0 or more, got {x!r}")
+        else:
+            _parse(kind, v, f"{cls.TYPE}.{f.name}")
+
+
+def actions_to_json(actions) -> list[dict[str, Any]]:
+    return [a.to_json() for a in actions]
+
+
+def actions_from_json(items) -> list[Action]:
+    if not isinstance(items, list):
+        raise BadActionError("an action list must be a JSON list")
+    return [action_from_json(x) for x in items]
+
+
+__all__ = [
+    "Spend", "NO_SPEND", "SeatConfig", "Action", "ACTION_TYPES", "action_from_json", "check_fields",
+    "actions_to_json", "actions_from_json",
+    *(c.__name__ for c in ACTION_TYPES.values()),
+]

@@ -1,0 +1,1334 @@
+"""The rules: ``apply`` (checked), ``apply_unchecked`` (trusted replay), ``replay``, ``pending``.
+
+Each action handler validates everything first (when ``check``) and only then mutates, so a
+rejected action leaves the state exactly as it was. What comes next is kept as a small stack
+of tasks in ``state.tasks``; automatic steps (round start, end of turn, end of round...) run
+in ``_advance`` after every action, so the top task is always one that needs an input.
+``pending_of(state)`` describes it for the UI and the automa. Interpretations: docs/engine.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from companion.actions import (
+    Academy, Action, AutomaAction, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy,
+    Expedition, Pass, PlaceDice, Publish, Research, RevealAnimal, RevealExpert, RevealRoundToken,
+    RollDice, RollDie, SealAction, SetCategories, Spend, StartGame, TakeDie, University, UseExpert,
+    check_fields,
+)
+from companion.content.board import Board
+from companion.content.experts import EXPERTS, expert_by_name
+from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY
+from companion.engine_automa import BEHAVIOURS, SCORING_IDS, automa_slot_order, behaviour_row
+from companion.errors import (
+    BadActionError, CardUnavailableError, ChanceError, DieValueError, ExpeditionError,
+    ExpertSlotError, GameOverError, NoSuchDieError, NotEnoughError, NotYourTurnError,
+    PublicationError, RuleError, SetupError, WrongColourError,
+)
+from companion.state import Card, Seat, State
+
+EXPERT = {e.name: e for e in EXPERTS}
+HUMAN_ACTIONS = (Embassy, Bank, University, Academy, Expedition, Publish)
+
+# --------------------------------------------------------------------------- expert effects
+
+
+class Fx:
+    """Aggregated permanent effects of a seat's face-up experts (the one interpreter)."""
+
+    __slots__ = ("place", "exp_vp", "cube_coins", "die_bonus", "exp_bonus")
+
+    def __init__(self) -> None:
+        self.place: dict[str, tuple[int, int, int]] = {}  # location -> (coins, reputation, vp)
+        self.exp_vp: dict[str, int] = {}  # continent -> vp when placing an expedition die there
+        self.cube_coins: dict[int, int] = {}  # type -> coins per cube placed
+        self.die_bonus: dict[str, int] = {}  # colour -> +value
+        self.exp_bonus: dict[str, int] = {}  # continent -> +expedition value
+
+
+NO_FX = Fx()
+
+
+def refresh_effects(seat: Seat) -> None:
+    """Recompute ``seat.fx`` from its face-up experts (automas never apply expert effects)."""
+    names = [x for x in seat.face_up if x is not None] if seat.kind == "human" else []
+    if not names:
+        seat.fx = NO_FX
+        return
+    fx = Fx()
+    for name in names:
+        e = EXPERT[name]
+        if e.duration != "permanent":
+            continue
+        tr, g = e.effect.trigger, e.effect.gain
+        if tr.on == "place_die":
+            if tr.location == "expedition":
+                fx.exp_vp[tr.continent] = fx.exp_vp.get(tr.continent, 0) + g.vp
+            else:
+                c, r, v = fx.place.get(tr.location, (0, 0, 0))
+                fx.place[tr.location] = (c + g.coins, r + g.reputation, v + g.vp)
+        elif tr.on == "place_cube":
+            fx.cube_coins[tr.type] = fx.cube_coins.get(tr.type, 0) + g.coins
+        elif tr.on == "die_value":
+            fx.die_bonus[tr.colour] = fx.die_bonus.get(tr.colour, 0) + g.value
+        elif tr.on == "expedition_value":
+            fx.exp_bonus[tr.continent] = fx.exp_bonus.get(tr.continent, 0) + g.value
+    seat.fx = fx
+
+
+# --------------------------------------------------------------------------- pending
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """What the game waits for.
+
+    ``kind``: start_game | reveal_expert | reveal_animal | choose_animal | choose_expert |
+    reveal_round_token | roll_dice | place_dice | take_die | action | research | seal_action |
+    roll_die | game_over. ``seat``: who must act (None for table/chance inputs that belong to
+    nobody). ``accepts``: the action type names accepted now (``set_categories`` is accepted at
+    any time and not listed). ``reason`` (choices: start, round, reputation, academy,
+    university), ``count`` (dice to roll), ``value``/``continent`` (research budget),
+    ``from_deck`` (the display is empty: the card comes from the deck), ``die`` (the die in
+    hand for ``action``)."""
+
+    kind: str
+    seat: int | None = None
+    accepts: tuple[str, ...] = ()
+    reason: str | None = None
+    count: int | None = None
+    value: int | None = None
+    continent: str | None = None
+    from_deck: bool = False
+    die: tuple[str, int] | None = None
+
+    def describe(self) -> str:
+        who = f"seat {self.seat}" if self.seat is not None else "the table"
+        return f"{self.kind} ({who})"
+
+
+_HUMAN_ACTION_NAMES = ("embassy", "bank", "university", "academy", "expedition", "publish")
+
+
+def pending_of(st: State) -> Pending:
+    if not st.tasks:
+        return Pending("game_over")
+    t = st.tasks[-1]
+    k = t[0]
+    if k == "start":
+        return Pending("start_game", accepts=("start_game",))
+    if k == "reveal_expert":
+        return Pending("reveal_expert", accepts=("reveal_expert",))
+    if k == "reveal_animal":
+        return Pending("reveal_animal", accepts=("reveal_animal",))
+    if k == "round_token":
+        return Pending("reveal_round_token", accepts=("reveal_round_token",))
+    seat = t[1]
+    if k == "choose_animal":
+        deck = not _animal_display_has(st, seat)
+        return Pending("choose_animal", seat, ("draw_animal",) if deck else ("choose_animal",), reason=t[2], from_deck=deck)
+    if k == "choose_expert":
+        deck = not any(x is not None for x in st.expert_display)
+        return Pending("choose_expert", seat, ("choose_expert",), reason=t[2], from_deck=deck)
+    if k == "roll_dice":
+        return Pending("roll_dice", seat, ("roll_dice",), count=st.dice_this_round)
+    if k == "place_dice":
+        return Pending("place_dice", seat, ("place_dice",), count=len(st.seats[seat].rolled))
+    if k == "take_die":
+        acc = ("take_die", "use_expert") if st.seats[seat].kind == "human" else ("take_die",)
+        return Pending("take_die", seat, acc)
+    if k == "action":
+        acc = (_HUMAN_ACTION_NAMES + ("use_expert",)) if st.seats[seat].kind == "human" else ("automa_action",)
+        return Pending("action", seat, acc, die=st.hand)
+    if k == "research":
+        return Pending("research", seat, ("research", "use_expert"), value=t[2], continent=t[3])
+    if k == "seal_offer":
+        return Pending("seal_action", seat, ("seal_action", "pass"))
+    if k == "roll_die":
+        return Pending("roll_die", seat, ("roll_die",), continent=None)
+    raise AssertionError(f"task {t!r} needs no input")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def new_game(board: Board | None = None) -> State:
+    """An empty state waiting for ``StartGame``."""
+    return State(board)
+
+
+def apply(st: State, action: Action) -> State:
+    """Apply ``action`` after checking every rule; on a ``RuleError`` the state is untouched."""
+    h = _HANDLERS.get(type(action))
+    if h is None:
+        raise BadActionError(f"not an action: {action!r}")
+    if not st.tasks:
+        raise GameOverError("the game is over: no more actions can be entered")
+    check_fields(action)
+    h(st, action, True)
+    st.n_actions += 1
+    _advance(st)
+    return st
+
+
+def apply_unchecked(st: State, action: Action) -> State:
+    """Apply a trusted action (replay of a log that was checked when it was written)."""
+    _HANDLERS[type(action)](st, action, False)
+    st.n_actions += 1
+    _advance(st)
+    return st
+
+
+def replay(actions: Iterable[Action], board: Board | None = None, checked: bool = False) -> State:
+    """The state after ``actions`` from a new game (unchecked unless ``checked``)."""
+    st = State(board)
+    step = apply if checked else apply_unchecked
+    for a in actions:
+        step(st, a)
+    return st
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _cap(c: str) -> str:
+    return c.capitalize()
+
+
+def _expect(st: State, kind: str, seat: int | None, what: str) -> tuple:
+    t = st.tasks[-1]
+    if t[0] != kind or (seat is not None and t[1] != seat):
+        p = pending_of(st)
+        if p.kind == kind:
+            raise NotYourTurnError(f"it is seat {p.seat}'s {p.kind.replace('_', ' ')} now, not seat {seat}'s")
+        raise NotYourTurnError(f"{what} is not possible now: the game waits for {_describe_pending(st, p)}")
+    return t
+
+
+def _describe_pending(st: State, p: Pending) -> str:
+    name = (f"{st.seats[p.seat].name} (seat {p.seat})" if p.seat is not None and p.seat < len(st.seats) else "the table")
+    k = p.kind
+    text = {
+        "start_game": "the game set-up",
+        "reveal_expert": "the next expert card revealed into the display",
+        "reveal_animal": "the next animal card revealed into the display",
+        "reveal_round_token": "the round token to be turned over",
+        "choose_animal": f"{name} to take an animal card" + (" from the deck" if p.from_deck else ""),
+        "choose_expert": f"{name} to take an expert card" + (" from the deck" if p.from_deck else ""),
+        "roll_dice": f"{name} to roll {p.count} dice",
+        "place_dice": f"{name} to place the rolled dice",
+        "take_die": f"{name} to take a die",
+        "action": f"{name} to do an action with the die taken",
+        "research": f"{name} to place research cubes (expedition value {p.value})",
+        "seal_action": f"{name} to use a royal seal for an extra action or pass",
+        "roll_die": f"the roll of {name}'s seal-action die",
+        "game_over": "nothing (the game is over)",
+    }[k]
+    return text
+
+
+def _seat_ok(st: State, seat: int) -> Seat:
+    if not 0 <= seat < len(st.seats):
+        raise BadActionError(f"there is no seat {seat} (seats are 0..{len(st.seats) - 1})")
+    return st.seats[seat]
+
+
+def _immediate(st: State, si: int) -> bool:
+    return st.turn_seat is None or st.turn_seat == si
+
+
+def _gain_rep(st: State, si: int, n: int, after: list) -> None:
+    if n <= 0:
+        return
+    s = st.seats[si]
+    board = st.board
+    length = board.reputation_track_length
+    bonuses = board.reputation_bonuses
+    pos = s.rep
+    for _ in range(n):
+        pos += 1
+        if pos >= length:
+            pos = 0
+        b = bonuses.get(pos)
+        if b:
+            s.rep = pos
+            _bonus(st, si, b, after)
+    s.rep = pos
+
+
+def _bonus(st: State, si: int, b, after: list) -> None:
+    s = st.seats[si]
+    for k, v in b.items():
+        if k == "tokens":
+            s.tokens += v
+        elif k == "coins":
+            s.coins += v
+        elif k == "seals":
+            s.seals += v
+        elif k == "vp":
+            s.vp += v
+        elif k == "reputation":
+            _gain_rep(st, si, v, after)
+        elif k in ("expert", "animal"):
+            for _ in range(v):
+                if _immediate(st, si):
+                    after.append(("choose_" + k, si, "reputation"))
+                else:
+                    st.deferred.append((si, k))
+
+
+def _rep_bonus_kinds(board: Board, pos: int, n: int) -> set[str]:
+    """The bonus kinds reached moving ``n`` spaces from ``pos``."""
+    out: set[str] = set()
+    length = board.reputation_track_length
+    for _ in range(n):
+        pos = (pos + 1) % length
+        b = board.reputation_bonuses.get(pos)
+        if b:
+            out.update(b)
+    return out
+
+
+def _push(st: State, after: list) -> None:
+    if after:
+        st.tasks.extend(reversed(after))
+
+
+def _animal_display_has(st: State, si: int) -> bool:
+    if st.seats[si].kind == "automa":
+        cards = st.cards
+        return any(c is not None and not cards[c].sepultus for c in st.animal_display)
+    return any(c is not None for c in st.animal_display)
+
+
+def animal_deck_left(st: State, non_sepultus_only: bool = False) -> int:
+    b = st.board
+    total_animals = b.animals_per_continent * len(b.continents)
+    seen_sep = sum(1 for c in st.cards if c.sepultus)
+    left_animals = total_animals - (len(st.cards) - seen_sep)
+    if non_sepultus_only:
+        return left_animals
+    return left_animals + ((b.sepultus_cards - seen_sep) if st.sepultus else 0)
+
+
+def expert_deck_left(st: State) -> int:
+    return len(EXPERT) - len(st.experts_seen)
+
+
+def _die_value(board: Board, s: Seat, colour: str, value: int, sp: Spend, expedition: bool) -> int:
+    v = value + s.fx.die_bonus.get(colour, 0) + sp.coins * board.coin_value + sp.seals * board.seal_value
+    if expedition:
+        v += sp.tokens * board.token_expedition_bonus
+    return v
+
+
+def _resolve_spend(st: State, s: Seat, sp: Spend, expedition: bool, check: bool, what: str) -> tuple[str, int, int]:
+    """(colour the die counts as, its value with the spends, expedition tokens it costs)."""
+    colour, value = st.hand
+    board = st.board
+    tokens = sp.tokens
+    if sp.colour is not None and sp.colour != colour:
+        if check and sp.colour not in board.colours:
+            raise BadActionError(f"unknown colour {sp.colour!r}: colours are {', '.join(board.colours)}")
+        if sp.colour_by == "seal":
+            if check and sp.seals < 1:
+                raise BadActionError("a colour change paid by a royal seal needs that seal among the seals spent (seals=1 or more)")
+        else:
+            if check and sp.colour_by not in (None, "token"):
+                raise BadActionError(f"colour_by must be 'token' or 'seal', got {sp.colour_by!r}")
+            tokens += 1
+        colour = sp.colour
+    elif check and sp.colour_by is not None:
+        raise BadActionError(f"the die is already {colour}: nothing to pay a colour change with")
+    if check:
+        if sp.tokens and not expedition:
+            raise BadActionError(f"expedition tokens add +2 only to an Expedition, not to {what}")
+        if tokens > s.tokens:
+            raise NotEnoughError(f"this needs {tokens} expedition token(s); {s.name} has {s.tokens}")
+        seals = sp.seals + sp.seals_for_coins
+        if seals > s.seals:
+            raise NotEnoughError(f"this needs {seals} royal seal(s); {s.name} has {s.seals}")
+        have = s.coins + sp.seals_for_coins * board.seal_coins
+        if sp.coins > have:
+            raise NotEnoughError(f"this needs {sp.coins} coin(s); {s.name} has {have}")
+    return colour, _die_value(board, s, colour, value, sp, expedition), tokens
+
+
+def _pay(st: State, s: Seat, sp: Spend, tokens: int) -> None:
+    s.coins += sp.seals_for_coins * st.board.seal_coins - sp.coins
+    s.tokens -= tokens
+    s.seals -= sp.seals + sp.seals_for_coins
+
+
+def _place_die(st: State) -> None:
+    st.central[st.hand[0]] += 1
+    st.hand = None
+
+
+def _place_gains(st: State, si: int, s: Seat, location: str, after: list) -> None:
+    g = s.fx.place.get(location)
+    if g:
+        s.coins += g[0]
+        s.vp += g[2]
+        if g[1]:
+            _gain_rep(st, si, g[1], after)
+
+
+def _expert_name(name: str) -> str:
+    if name in EXPERT:
+        return name
+    try:
+        e = expert_by_name(name)
+    except KeyError as exc:
+        raise BadActionError(str(exc.args[0])) from None
+    raise BadActionError(f"write the expert's name as {e.name!r} (got {name!r})")
+
+
+def _expert_slot(s: Seat, name: str, slot: int | None, use_now: bool, check: bool) -> int | None:
+    """Where a human puts a new expert (None = used at once / automa). Validates when ``check``."""
+    if s.kind == "automa":
+        if check and (slot is not None or use_now):
+            raise ExpertSlotError("an automa keeps its experts without slots and never uses them")
+        return None
+    if use_now:
+        if check:
+            if EXPERT[name].duration != "oneshot":
+                raise ExpertSlotError(f"{name} is not a one-shot expert: only ⚡ experts can be used at once")
+            if slot is not None:
+                raise ExpertSlotError("an expert used at once goes face down: give no slot")
+        return None
+    fu = s.face_up
+    free = -1
+    for i, x in enumerate(fu):
+        if x is None:
+            free = i
+            break
+    if slot is None:
+        if free < 0:
+            raise ExpertSlotError(
+                f"all {len(fu)} expert slots are taken: choose the slot whose expert {name} covers (0-{len(fu) - 1})")
+        return free
+    if check:
+        if not 0 <= slot < len(fu):
+            raise ExpertSlotError(f"expert slots are 0..{len(fu) - 1}, got {slot}")
+        if fu[slot] is not None and free >= 0:
+            raise ExpertSlotError(
+                f"slot {slot} holds {fu[slot]} but slot {free} is free: an expert may be covered only when every slot is taken")
+    return slot
+
+
+def _add_expert(st: State, si: int, name: str, slot: int | None, use_now: bool, after: list) -> None:
+    s = st.seats[si]
+    s.experts.append(name)
+    if s.kind == "automa":
+        return
+    if use_now:
+        s.used.append(name)
+        _oneshot(st, si, name, after)
+        return
+    s.face_up[slot] = name
+    refresh_effects(s)
+
+
+def _oneshot(st: State, si: int, name: str, after: list) -> None:
+    g = EXPERT[name].effect.gain
+    s = st.seats[si]
+    s.coins += g.coins
+    if g.reputation:
+        _gain_rep(st, si, g.reputation, after)
+
+
+def _check_card_info(st: State, a, check: bool) -> None:
+    if not check:
+        return
+    b = st.board
+    if not isinstance(a.name, str):
+        raise BadActionError("a card name must be text")
+    if a.sepultus:
+        if not st.sepultus:
+            raise ChanceError("this game was set up without the Sepultus Creatura cards")
+        if a.continent is not None:
+            raise BadActionError("a Sepultus Creatura card belongs to no continent: leave the continent empty")
+        if sum(1 for c in st.cards if c.sepultus) >= b.sepultus_cards:
+            raise ChanceError(f"all {b.sepultus_cards} Sepultus Creatura cards have already been revealed")
+        if a.die is None or not 1 <= a.die <= 6:
+            raise BadActionError("enter the die value printed on the Sepultus Creatura card (1-6)")
+        if a.cost is None or a.cost < 1:
+            raise BadActionError("enter the expedition value printed on the Sepultus Creatura card (1 or more)")
+        cats = a.categories
+        if not cats:
+            raise BadActionError("enter the categories listed on the Sepultus Creatura card")
+        for c in cats:
+            if c not in TYPE_OF_CATEGORY:
+                raise BadActionError(f"unknown category {c!r}: categories are {', '.join(CATEGORIES)}")
+        if len(set(cats)) != len(cats):
+            raise BadActionError("a category is listed twice")
+        return
+    if a.die is not None or a.cost is not None:
+        raise BadActionError("only Sepultus Creatura cards have a die value and an expedition value")
+    if a.continent not in b.continents:
+        raise BadActionError(f"enter the card's continent: one of {', '.join(b.continents)} (got {a.continent!r})")
+    seen = sum(1 for c in st.cards if c.continent == a.continent)
+    if seen >= b.animals_per_continent:
+        raise ChanceError(
+            f"all {b.animals_per_continent} animals of {_cap(a.continent)} have already been revealed: check the card's continent")
+    if a.categories is not None:
+        _check_categories(a.categories)
+
+
+def _check_categories(cats) -> None:
+    if len(cats) != 4:
+        raise BadActionError("an animal has four categories: class, diet, habitat, climate")
+    for i, c in enumerate(cats):
+        allowed = CATEGORIES_BY_TYPE[i + 1]
+        if c not in allowed:
+            raise BadActionError(f"category {i + 1} (Type {'I II III IV'.split()[i]}) must be one of {', '.join(allowed)}, got {c!r}")
+
+
+def _new_card(st: State, a) -> Card:
+    c = Card(len(st.cards), None if a.sepultus else a.continent, a.name,
+             tuple(a.categories) if a.categories is not None else None, a.sepultus, a.die, a.cost)
+    st.cards.append(c)
+    return c
+
+
+def _category_type(card: Card, category: str) -> int | None:
+    """The type of ``category`` on ``card`` (None if the card does not carry that category)."""
+    cats = card.categories
+    if cats is None or category not in cats:
+        return None
+    return TYPE_OF_CATEGORY[category]
+
+
+# --------------------------------------------------------------------------- handlers: set-up & chance
+
+
+def _h_start(st: State, a: StartGame, check: bool) -> None:
+    b = st.board
+    if check:
+        _expect(st, "start", None, "starting a game")
+        n = len(a.seats)
+        if not b.min_seats <= n <= b.max_seats:
+            raise SetupError(f"a game has {b.min_seats} to {b.max_seats} seats (automas included), got {n}")
+        autos = sum(1 for x in a.seats if x.kind == "automa")
+        if autos > b.max_automas:
+            raise SetupError(f"at most {b.max_automas} automas, got {autos}")
+        names = set()
+        for i, x in enumerate(a.seats):
+            if not x.name.strip():
+                raise SetupError(f"seat {i} needs a name")
+            if x.name in names:
+                raise SetupError(f"two seats are called {x.name!r}: give each a different name")
+            names.add(x.name)
+            if x.kind == "human":
+                if x.behaviour or x.scoring or x.priority:
+                    raise SetupError(f"{x.name} is human: behaviour, scoring and priority are for automas")
+            elif x.kind == "automa":
+                if x.behaviour not in BEHAVIOURS:
+                    raise SetupError(f"automa {x.name} needs a Behavior card: one of {', '.join(BEHAVIOURS)}")
+                if x.scoring not in SCORING_IDS:
+                    raise SetupError(f"automa {x.name} needs a Scoring card: one of {', '.join(SCORING_IDS)}")
+                if x.priority is None or sorted(x.priority) != sorted(b.continents):
+                    raise SetupError(f"automa {x.name} needs its five continent cards in priority order (each continent once)")
+            else:
+                raise SetupError(f"seat {i}: kind must be 'human' or 'automa', got {x.kind!r}")
+        if not 0 <= a.first_player < n:
+            raise SetupError(f"first_player must be a seat 0..{n - 1}")
+    n = len(a.seats)
+    st.seats = [Seat(x.name, x.kind, x.behaviour, x.scoring, tuple(x.priority) if x.priority else None) for x in a.seats]
+    for i, s in enumerate(st.seats):
+        pos = (i - a.first_player) % n
+        s.coins = b.starting_coins[pos]
+        s.tokens = b.starting_tokens
+        refresh_effects(s)
+    st.sepultus = a.sepultus
+    st.first_player = a.first_player
+    st.expert_display = [None] * b.expert_display_size
+    st.animal_display = [None] * b.animal_display_size[n]
+    st.tasks.pop()
+    todo: list[tuple] = [("refill_experts",), ("refill_animals",)]
+    for pos in range(n - 1, -1, -1):
+        seat = (a.first_player + pos) % n
+        todo.extend([("choose_animal", seat, "start")] * b.starting_animals)
+    todo.extend([("refill_animals",), ("round_start",)])
+    _push(st, todo)
+
+
+def _h_reveal_expert(st: State, a: RevealExpert, check: bool) -> None:
+    if check:
+        _expect(st, "reveal_expert", None, "revealing an expert")
+        name = _expert_name(a.name)
+        if name in st.experts_seen:
+            raise ChanceError(f"{name} has already come out of the deck this game: check the card")
+    st.tasks.pop()
+    d = st.expert_display
+    d[d.index(None)] = a.name
+    st.experts_seen.append(a.name)
+
+
+def _h_reveal_animal(st: State, a: RevealAnimal, check: bool) -> None:
+    if check:
+        _expect(st, "reveal_animal", None, "revealing an animal")
+        _check_card_info(st, a, True)
+    st.tasks.pop()
+    c = _new_card(st, a)
+    d = st.animal_display
+    d[d.index(None)] = c.id
+
+
+def _h_set_categories(st: State, a: SetCategories, check: bool) -> None:
+    if check:
+        if not 0 <= a.card < len(st.cards):
+            raise CardUnavailableError(f"there is no card #{a.card}")
+        c = st.cards[a.card]
+        if c.sepultus:
+            raise BadActionError("a Sepultus Creatura card's categories are entered when it is revealed")
+        if c.categories is not None:
+            raise BadActionError(f"{c.label()} already has its categories ({', '.join(c.categories)})")
+        _check_categories(a.categories)
+    c = st.cards[a.card]
+    st.cards[a.card] = Card(c.id, c.continent, c.name, tuple(a.categories), False, None, None)
+
+
+def _h_round_token(st: State, a: RevealRoundToken, check: bool) -> None:
+    b = st.board
+    if check:
+        _expect(st, "round_token", None, "turning over a round token")
+        if a.effect not in b.round_token_effects:
+            raise BadActionError(f"unknown round token {a.effect!r}: one of {', '.join(b.round_token_effects)}")
+        if st.round_tokens.count(a.effect) >= b.round_token_counts.get(a.effect, 0):
+            raise ChanceError(f"every {a.effect!r} round token has already been turned over: check the token")
+    st.tasks.pop()
+    st.round_tokens.append(a.effect)
+    e = a.effect
+    n = len(st.seats)
+    if e == "token":
+        for s in st.seats:
+            s.tokens += b.round_token_tokens
+    elif e == "coins":
+        for s in st.seats:
+            s.coins += b.round_token_coins
+    elif e in ("expert", "animal"):
+        todo = [("choose_" + e, (st.first_player + i) % n, "round") for i in range(n)]
+        todo.append(("refill_experts",) if e == "expert" else ("refill_animals",))
+        _push(st, todo)
+    elif e == "extra_die":
+        st.dice_this_round = b.dice_per_seat + b.extra_die
+
+
+def _h_roll_dice(st: State, a: RollDice, check: bool) -> None:
+    if check:
+        _expect(st, "roll_dice", a.seat, "rolling dice")
+        if len(a.dice) != st.dice_this_round:
+            raise ChanceError(f"{st.seats[a.seat].name} draws {st.dice_this_round} dice this round, got {len(a.dice)}")
+        need: dict[str, int] = {}
+        for colour, value in a.dice:
+            if colour not in st.bag:
+                raise BadActionError(f"unknown die colour {colour!r}: colours are {', '.join(st.board.colours)}")
+            if not 1 <= value <= 6:
+                raise BadActionError(f"a die shows 1 to 6, got {value}")
+            need[colour] = need.get(colour, 0) + 1
+        for colour, k in need.items():
+            if k > st.bag[colour]:
+                raise ChanceError(f"only {st.bag[colour]} {colour} dice are left in the bag, got {k}")
+    st.tasks.pop()
+    s = st.seats[a.seat]
+    for colour, _ in a.dice:
+        st.bag[colour] -= 1
+    dice = [(c, v) for c, v in a.dice]
+    if s.kind == "automa":
+        for die, slot in zip(dice, automa_slot_order(dice, s.priority)):
+            s.slots[slot].append(die)
+    else:
+        s.rolled = dice
+        st.tasks.append(("place_dice", a.seat))
+
+
+def _h_place_dice(st: State, a: PlaceDice, check: bool) -> None:
+    s = st.seats[a.seat] if 0 <= a.seat < len(st.seats) else None
+    if check:
+        _expect(st, "place_dice", a.seat, "placing dice")
+        n = len(s.rolled)
+        if len(a.slots) != n:
+            raise BadActionError(f"give one slot for each of the {n} dice rolled, got {len(a.slots)}")
+        counts = [0, 0, 0, 0]
+        for x in a.slots:
+            if not 0 <= x <= 3:
+                raise BadActionError(f"slots are 0..3 (left to right), got {x}")
+            counts[x] += 1
+        extra = n - 4
+        if extra <= 0:
+            if max(counts) > 1:
+                raise BadActionError("only one die per slot (two share a slot only with the extra-die round token)")
+        elif min(counts) < 1 or max(counts) > 1 + extra:
+            raise BadActionError(f"with {n} dice every slot gets a die and exactly {extra + 1} dice share one slot")
+    st.tasks.pop()
+    for die, x in zip(s.rolled, a.slots):
+        s.slots[x].append(die)
+    s.rolled = []
+
+
+# --------------------------------------------------------------------------- handlers: cards
+
+
+def _h_choose_animal(st: State, a: ChooseAnimal, check: bool) -> None:
+    if check:
+        _expect(st, "choose_animal", a.seat, "taking an animal card")
+        if a.card not in st.animal_display:
+            raise CardUnavailableError(f"card #{a.card} is not in the animal display")
+        if not _animal_display_has(st, a.seat):
+            raise CardUnavailableError("the display is empty: take the top card of the deck (draw_animal)")
+        if st.seats[a.seat].kind == "automa" and st.cards[a.card].sepultus:
+            raise CardUnavailableError("an automa never takes a Sepultus Creatura card")
+    st.tasks.pop()
+    d = st.animal_display
+    d[d.index(a.card)] = None
+    st.seats[a.seat].animals.append(a.card)
+
+
+def _h_draw_animal(st: State, a: DrawAnimal, check: bool) -> None:
+    if check:
+        _expect(st, "choose_animal", a.seat, "drawing an animal from the deck")
+        if _animal_display_has(st, a.seat):
+            raise CardUnavailableError("the display still has cards: choose one of them (choose_animal)")
+        _check_card_info(st, a, True)
+    s = st.seats[a.seat]
+    c = _new_card(st, a)
+    if c.sepultus and s.kind == "automa":
+        st.set_aside.append(c.id)  # the automa ignores it and draws again (task stays)
+        return
+    st.tasks.pop()
+    s.animals.append(c.id)
+
+
+def _h_choose_expert(st: State, a: ChooseExpert, check: bool) -> None:
+    s = st.seats[a.seat] if 0 <= a.seat < len(st.seats) else None
+    from_display = any(x is not None for x in st.expert_display)
+    if check:
+        _expect(st, "choose_expert", a.seat, "taking an expert card")
+        name = _expert_name(a.name)
+        if from_display:
+            if name not in st.expert_display:
+                raise CardUnavailableError(f"{name} is not in the expert display")
+        elif name in st.experts_seen:
+            raise ChanceError(f"{name} has already come out of the deck: enter the card on top of the deck")
+    slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
+    st.tasks.pop()
+    if from_display:
+        d = st.expert_display
+        d[d.index(a.name)] = None
+    else:
+        st.experts_seen.append(a.name)
+    after: list = []
+    _add_expert(st, a.seat, a.name, slot, a.use_now, after)
+    _push(st, after)
+
+
+def _h_use_expert(st: State, a: UseExpert, check: bool) -> None:
+    if check:
+        t = st.tasks[-1]
+        if t[0] not in ("take_die", "action", "research") or t[1] != a.seat:
+            raise NotYourTurnError("a one-shot expert is used during its owner's own turn")
+        s = st.seats[a.seat]
+        if s.kind == "automa":
+            raise NotYourTurnError("an automa never uses expert effects")
+        name = _expert_name(a.name)
+        if name not in s.face_up:
+            raise ExpertSlotError(f"{name} is not face up on {s.name}'s board")
+        if EXPERT[name].duration != "oneshot":
+            raise ExpertSlotError(f"{name} is not a one-shot (⚡) expert: its effect is not 'used'")
+    s = st.seats[a.seat]
+    s.face_up[s.face_up.index(a.name)] = None
+    s.used.append(a.name)
+    refresh_effects(s)
+    after: list = []
+    _oneshot(st, a.seat, a.name, after)
+    _push(st, after)
+
+
+# --------------------------------------------------------------------------- handlers: the turn
+
+
+def _h_take_die(st: State, a: TakeDie, check: bool) -> None:
+    if check:
+        _expect(st, "take_die", a.seat, "taking a die")
+        if not 0 <= a.owner < len(st.seats):
+            raise NoSuchDieError(f"there is no seat {a.owner}")
+        if not 0 <= a.slot <= 3:
+            raise NoSuchDieError(f"slots are 0..3, got {a.slot}")
+        dice = st.seats[a.owner].slots[a.slot]
+        if not 0 <= a.index < len(dice):
+            raise NoSuchDieError(f"there is no die in slot {a.slot} of {st.seats[a.owner].name}'s board"
+                                 + (f" at position {a.index}" if dice else ""))
+    owner = st.seats[a.owner]
+    die = owner.slots[a.slot].pop(a.index)
+    st.hand = die
+    st.tasks.pop()
+    st.tasks.append(("end_turn", a.seat))
+    st.tasks.append(("action", a.seat))
+    if a.owner != a.seat:
+        g = st.board.slot_effects[a.slot]
+        if g:
+            owner.coins += g.get("coins", 0)
+            owner.vp += g.get("vp", 0)
+            r = g.get("reputation", 0)
+            if r:
+                _gain_rep(st, a.owner, r, [])  # off-turn: card bonuses deferred (never immediate)
+
+
+def _start_action(st: State, a, check: bool, what: str) -> Seat:
+    if check:
+        _expect(st, "action", a.seat, what)
+        if st.seats[a.seat].kind == "automa":
+            raise NotYourTurnError(f"{st.seats[a.seat].name} is an automa: enter its automa_action")
+    return st.seats[a.seat]
+
+
+def _h_embassy(st: State, a: Embassy, check: bool) -> None:
+    s = _start_action(st, a, check, "the Embassy")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Embassy")
+    st.tasks.pop()
+    _pay(st, s, a.spend, tokens)
+    _place_die(st)
+    after: list = []
+    _place_gains(st, a.seat, s, "embassy", after)
+    s.tokens += st.board.embassy_tokens(value)
+    _push(st, after)
+
+
+def _h_bank(st: State, a: Bank, check: bool) -> None:
+    s = _start_action(st, a, check, "the Bank")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Bank")
+    st.tasks.pop()
+    _pay(st, s, a.spend, tokens)
+    _place_die(st)
+    after: list = []
+    _place_gains(st, a.seat, s, "bank", after)
+    s.coins += st.board.bank_coins
+    if not st.bank_claimed:
+        st.bank_claimed = True
+        st.first_player = a.seat
+    _push(st, after)
+
+
+def _h_university(st: State, a: University, check: bool) -> None:
+    s = _start_action(st, a, check, "the University")
+    if check:
+        name = _expert_name(a.name)
+        if name not in st.expert_display:
+            if not any(x is not None for x in st.expert_display):
+                raise CardUnavailableError("the University has no expert left this round: choose another action")
+            raise CardUnavailableError(f"{name} is not in the expert display")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the University")
+    slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
+    st.tasks.pop()
+    _pay(st, s, a.spend, tokens)
+    _place_die(st)
+    after: list = []
+    _place_gains(st, a.seat, s, "university", after)
+    d = st.expert_display
+    d[d.index(a.name)] = None
+    if st.board.colour_of_continent[EXPERT[a.name].continent] == colour:
+        s.tokens += 1
+    _add_expert(st, a.seat, a.name, slot, a.use_now, after)
+    _push(st, after)
+
+
+def _h_academy(st: State, a: Academy, check: bool) -> None:
+    s = _start_action(st, a, check, "the Academy")
+    if check:
+        if a.card not in st.animal_display:
+            if not any(x is not None for x in st.animal_display):
+                raise CardUnavailableError("the Academy has no animal left this round: choose another action")
+            raise CardUnavailableError(f"card #{a.card} is not in the animal display")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Academy")
+    card = st.cards[a.card]
+    if check:
+        if card.sepultus:
+            if value != card.die:
+                diff = card.die - value
+                fix = f": spend {diff} coin(s)" if diff > 0 else ": spend fewer coins" if a.spend.coins or a.spend.seals else ""
+                raise DieValueError(
+                    f"{card.label()} is taken with a die of exactly {card.die}; this die is worth {value}{fix}")
+        else:
+            need = st.board.colour_of_continent[card.continent]
+            if colour != need:
+                raise WrongColourError(
+                    f"the Academy needs a {need} die for {card.label()}: spend 1 expedition token to change colour")
+    st.tasks.pop()
+    _pay(st, s, a.spend, tokens)
+    _place_die(st)
+    after: list = []
+    _place_gains(st, a.seat, s, "academy", after)
+    d = st.animal_display
+    d[d.index(a.card)] = None
+    s.animals.append(a.card)
+    _gain_rep(st, a.seat, st.board.academy_reputation(value), after)
+    _push(st, after)
+
+
+def _researchable(st: State, s: Seat, continent: str, value: int) -> bool:
+    cost = st.board.research_cost
+    cheapest = min(cost.values())
+    for cid in s.animals:
+        c = st.cards[cid]
+        have = s.cubes.get(cid)
+        if c.sepultus:
+            if not have and c.cost <= value:
+                return True
+        elif c.continent == continent and (not have or len(have) < 4):
+            if c.categories is None:
+                if cheapest <= value:
+                    return True
+                continue
+            for t, cat in enumerate(c.categories, 1):
+                if cost[t] <= value and (not have or cat not in have):
+                    return True
+    return False
+
+
+def _h_expedition(st: State, a: Expedition, check: bool) -> None:
+    s = _start_action(st, a, check, "an expedition")
+    b = st.board
+    cont = a.continent
+    if check and cont not in b.continents:
+        raise BadActionError(f"unknown continent {cont!r}: one of {', '.join(b.continents)}")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, True, check, "the expedition")
+    used = st.expedition[cont]
+    if check:
+        if used >= len(b.expedition_spaces):
+            raise ExpeditionError(f"every expedition space of {_cap(cont)} is taken this round")
+        need = b.colour_of_continent[cont]
+        if colour != need:
+            raise WrongColourError(
+                f"an expedition to {_cap(cont)} needs a {need} die: spend 1 expedition token (or a royal seal) to change colour")
+    rep, bonus = b.expedition_spaces[used]
+    value += bonus + s.fx.exp_bonus.get(cont, 0)
+    if check and not _researchable(st, s, cont, value):
+        if "animal" not in _rep_bonus_kinds(b, s.rep, rep):
+            raise ExpeditionError(
+                f"an expedition to {_cap(cont)} worth {value} could not place any research cube on {s.name}'s animals: "
+                f"take an animal of {_cap(cont)} first, or raise the value")
+    st.tasks.pop()
+    _pay(st, s, a.spend, tokens)
+    _place_die(st)
+    st.expedition[cont] = used + 1
+    s.vp += s.fx.exp_vp.get(cont, 0)
+    after: list = []
+    _gain_rep(st, a.seat, rep, after)
+    after.append(("research", a.seat, value, cont))
+    _push(st, after)
+
+
+def _h_research(st: State, a: Research, check: bool) -> None:
+    b = st.board
+    t = st.tasks[-1]
+    if check:
+        t = _expect(st, "research", a.seat, "research")
+    _, si, value, cont = t
+    s = st.seats[si]
+    plan = []
+    total = 0
+    seen: set = set()
+    sep_used = False
+    for cid, cat in a.cubes:
+        if check:
+            if cid not in s.animals:
+                raise CardUnavailableError(f"card #{cid} is not among {s.name}'s animals under study")
+        c = st.cards[cid]
+        if c.sepultus:
+            if check:
+                if cat not in c.categories:
+                    raise ExpeditionError(f"{c.label()} lists {', '.join(c.categories)}, not {cat!r}")
+                if s.cubes.get(cid) or cid in seen:
+                    raise ExpeditionError(f"{c.label()} takes only one research cube")
+            typ = TYPE_OF_CATEGORY[cat]
+            cost, vp = c.cost, 0
+        else:
+            if check:
+                if c.continent != cont:
+                    raise ExpeditionError(f"{c.label()} is from {_cap(c.continent)}: this expedition researches {_cap(cont)} only")
+                if c.categories is None:
+                    raise ExpeditionError(f"enter the four categories of {c.label()} before researching it (set_categories)")
+                if cat not in c.categories:
+                    raise ExpeditionError(f"{c.label()} has no category {cat!r} (it has {', '.join(c.categories)})")
+                if cat in s.cubes.get(cid, ()) or (cid, cat) in seen:
+                    raise ExpeditionError(f"{c.label()} already carries a cube on {cat}")
+            typ = TYPE_OF_CATEGORY[cat]
+            cost, vp = b.research_cost[typ], b.research_vp[typ]
+        seen.add((cid, cat))
+        if c.sepultus:
+            seen.add(cid)
+        total += cost
+        plan.append((cid, cat, typ, vp))
+    if check:
+        if total > value:
+            raise ExpeditionError(f"these cubes cost {total} but the expedition is worth {value}")
+        if not plan and _researchable(st, s, cont, value):
+            raise ExpeditionError(f"place at least one research cube: an expedition worth {value} can research {_cap(cont)}")
+    st.tasks.pop()
+    cube_coins = s.fx.cube_coins
+    for cid, cat, typ, vp in plan:
+        s.cubes.setdefault(cid, []).append(cat)
+        s.vp += vp
+        s.coins += cube_coins.get(typ, 0)
+        s.cubes_placed += 1
+
+
+def _h_publish(st: State, a: Publish, check: bool) -> None:
+    s = _start_action(st, a, check, "a publication")
+    b = st.board
+    if check and a.reference not in s.animals:
+        raise CardUnavailableError(f"card #{a.reference} is not among {s.name}'s animals under study")
+    ref = st.cards[a.reference]
+    if check and ref.sepultus:
+        raise PublicationError("a Sepultus Creatura card cannot be the reference animal")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "a publication")
+    top = b.publish_max_type(value)
+    if check:
+        need = b.colour_of_continent[ref.continent]
+        if colour != need:
+            raise WrongColourError(
+                f"publishing {ref.label()} needs a {need} die: spend 1 expedition token to change colour")
+        if top is None:
+            low = b.publish_max_type_table[0][0]
+            raise DieValueError(f"a publication needs a die of value {low} or more; this die is worth {value}: "
+                                f"spend {low - value} coin(s)")
+        if a.up_to is not None:
+            if not 0 <= a.up_to <= 4:
+                raise BadActionError(f"up_to is a type 0..4, got {a.up_to}")
+            if a.up_to > top:
+                nxt = next(th for th, ty in b.publish_max_type_table if ty == a.up_to)
+                raise DieValueError(f"publishing up to Type {a.up_to} needs a die of {nxt}; this die is worth {value}: "
+                                    f"spend {nxt - value} coin(s)")
+    if a.up_to is not None:
+        top = a.up_to
+    ref_cubes = s.cubes.get(a.reference, ())
+    # categories published: the reference's, for types 1..top where it carries a cube
+    pub_cats = {}
+    if ref.categories is not None:
+        for t_, cat in enumerate(ref.categories, 1):
+            if t_ <= top and cat in ref_cubes:
+                pub_cats[cat] = t_
+    counts = {cat: 1 for cat in pub_cats}
+    givers: list[int] = []
+    seen = set()
+    for cid, cat in a.extra:
+        if check:
+            if cid == a.reference:
+                raise PublicationError("the reference's own cubes are published automatically: list only other animals in extra")
+            if cid not in s.animals:
+                raise CardUnavailableError(f"card #{cid} is not among {s.name}'s animals under study")
+            if (cid, cat) in seen:
+                raise PublicationError(f"cube {cat} of card #{cid} is listed twice")
+            if cat not in pub_cats:
+                if ref.categories is not None and cat in ref.categories:
+                    t_ = ref.categories.index(cat) + 1
+                    if t_ > top:
+                        raise PublicationError(f"{cat} is Type {t_}: this die publishes up to Type {top}")
+                    raise PublicationError(
+                        f"{ref.label()} carries no {cat} cube: cubes of a type are published only with the reference's cube")
+                raise PublicationError(f"{cat} is not a category of the reference {ref.label()}")
+            if cat not in s.cubes.get(cid, ()):
+                raise PublicationError(f"{st.cards[cid].label()} carries no {cat} cube")
+        seen.add((cid, cat))
+        counts[cat] += 1
+        if cid not in givers:
+            givers.append(cid)
+    refc = ref.continent
+    if check:
+        ks = set()
+        for cid in a.keep:
+            if cid == a.reference or cid in givers or cid in ks:
+                raise PublicationError(f"card #{cid} is already part of this publication")
+            if cid not in s.animals:
+                raise CardUnavailableError(f"card #{cid} is not among {s.name}'s animals under study")
+            c = st.cards[cid]
+            if not c.sepultus and c.continent != refc:
+                raise PublicationError(f"{c.label()} is from {_cap(c.continent)}: only animals of {_cap(refc)} can be kept with this publication")
+            ks.add(cid)
+    st.tasks.pop()
+    _pay(st, s, a.spend, tokens)
+    _place_die(st)
+    after: list = []
+    _place_gains(st, a.seat, s, "publication", after)
+    vp = 0
+    for cat, k in counts.items():
+        vp += k * b.publication_vp[pub_cats[cat]]
+        s.pub_cubes[cat] = s.pub_cubes.get(cat, 0) + k
+    kept = [a.reference]
+    discarded = []
+    cards = st.cards
+    for cid in givers:
+        c = cards[cid]
+        (kept if (c.sepultus or c.continent == refc) else discarded).append(cid)
+    kept.extend(a.keep)
+    vp += len(kept) * b.publication_vp[0]
+    s.vp += vp
+    published_cubes = sum(counts.values())
+    on_cards = 0
+    for cid in kept + discarded:
+        on_cards += len(s.cubes.pop(cid, ()))
+        s.animals.remove(cid)
+    s.cubes_lost += on_cards - published_cubes
+    s.published.extend(kept)
+    st.discarded_animals.extend(discarded)
+    s.seals += b.publish_seals
+    _push(st, after)
+
+
+# --------------------------------------------------------------------------- automa
+
+
+def _h_automa(st: State, a: AutomaAction, check: bool) -> None:
+    b = st.board
+    if check:
+        _expect(st, "action", a.seat, "an automa action")
+        if st.seats[a.seat].kind != "automa":
+            raise NotYourTurnError(f"{st.seats[a.seat].name} is human: enter one of the six actions")
+    s = st.seats[a.seat]
+    row = behaviour_row(s.behaviour, st.hand[1])
+    kind = row["kind"]
+    if check:
+        if kind == "expedition":
+            if a.continent is None:
+                if any(st.expedition[c] < len(b.expedition_spaces) for c in b.continents):
+                    raise ExpeditionError("this row sends the automa on an expedition: give the continent")
+            elif a.continent not in b.continents:
+                raise BadActionError(f"unknown continent {a.continent!r}: one of {', '.join(b.continents)}")
+            elif st.expedition[a.continent] >= len(b.expedition_spaces):
+                raise ExpeditionError(f"every expedition space of {_cap(a.continent)} is taken: a full continent is skipped")
+        elif a.continent is not None:
+            raise BadActionError(f"the die's row is {kind}: a continent is given only for an expedition row")
+    st.tasks.pop()
+    _place_die(st)
+    after: list = []
+    if kind == "academy":
+        after.append(("choose_animal", a.seat, "academy"))
+        _gain_rep(st, a.seat, row["reputation"], after)
+    elif kind == "university":
+        after.append(("choose_expert", a.seat, "university"))
+        s.tokens += row.get("tokens", 0)
+        s.seals += row.get("seals", 0)
+        _gain_rep(st, a.seat, row.get("reputation", 0), after)
+    elif kind == "embassy":
+        s.tokens += row["tokens"]
+    elif kind == "bank":
+        s.coins += row["coins"]
+        if not st.bank_claimed:
+            st.bank_claimed = True
+            st.first_player = a.seat
+        s.tokens += row.get("tokens", 0)
+        s.seals += row.get("seals", 0)
+    elif kind == "expedition":
+        if a.continent is not None:
+            used = st.expedition[a.continent]
+            st.expedition[a.continent] = used + 1
+            _gain_rep(st, a.seat, b.expedition_spaces[used][0], after)
+        s.vp += s.tokens * row["vp_per_token"]
+        s.tokens = 0
+    _push(st, after)
+
+
+# --------------------------------------------------------------------------- end of round
+
+
+def _h_seal_action(st: State, a: SealAction, check: bool) -> None:
+    if check:
+        _expect(st, "seal_offer", a.seat, "a seal action")
+        if a.colour not in st.central:
+            raise BadActionError(f"unknown die colour {a.colour!r}: colours are {', '.join(st.board.colours)}")
+        if st.central[a.colour] < 1:
+            have = [c for c, k in st.central.items() if k]
+            raise NoSuchDieError(f"there is no {a.colour} die on the central board (there are: {', '.join(have)})")
+    s = st.seats[a.seat]
+    st.tasks.pop()
+    s.seals -= 1
+    st.central[a.colour] -= 1
+    st.turn_seat = a.seat
+    st.tasks.append(("end_seal", a.seat))
+    st.tasks.append(("action", a.seat))
+    st.tasks.append(("roll_die", a.seat, a.colour))
+
+
+def _h_roll_die(st: State, a: RollDie, check: bool) -> None:
+    if check:
+        _expect(st, "roll_die", a.seat, "rolling the seal-action die")
+        if not 1 <= a.value <= 6:
+            raise BadActionError(f"a die shows 1 to 6, got {a.value}")
+    t = st.tasks.pop()
+    st.hand = (t[2], a.value)
+
+
+def _h_pass(st: State, a: Pass, check: bool) -> None:
+    if check:
+        _expect(st, "seal_offer", a.seat, "passing")
+    st.tasks.pop()
+
+
+# --------------------------------------------------------------------------- automatic steps
+
+
+def _auto_refill_experts(st: State, t: tuple) -> None:
+    k = min(st.expert_display.count(None), expert_deck_left(st))
+    st.tasks.extend([("reveal_expert",)] * k)
+
+
+def _auto_refill_animals(st: State, t: tuple) -> None:
+    k = min(st.animal_display.count(None), animal_deck_left(st))
+    st.tasks.extend([("reveal_animal",)] * k)
+
+
+def _auto_round_start(st: State, t: tuple) -> None:
+    st.round += 1
+    st.bank_claimed = False
+    for c in st.expedition:
+        st.expedition[c] = 0
+    st.dice_this_round = st.board.dice_per_seat
+    st.tasks.extend((("dice",), ("round_token",), ("refill_animals",), ("refill_experts",)))
+
+
+def _auto_dice(st: State, t: tuple) -> None:
+    n = len(st.seats)
+    st.tasks.append(("turns",))
+    st.tasks.extend(("roll_dice", (st.first_player + i) % n) for i in range(n - 1, -1, -1))
+
+
+def _auto_turns(st: State, t: tuple) -> None:
+    st.turn_start = st.first_player
+    st.turn_seat = st.first_player
+    st.tasks.append(("take_die", st.first_player))
+
+
+def _flush_deferred(st: State) -> None:
+    if st.deferred:
+        todo = [("choose_" + k, si, "reputation") for si, k in st.deferred]
+        st.deferred = []
+        _push(st, todo)
+
+
+def _auto_end_turn(st: State, t: tuple) -> None:
+    st.turn_seat = None
+    st.tasks.append(("next_turn", t[1]))
+    _flush_deferred(st)
+
+
+def _auto_next_turn(st: State, t: tuple) -> None:
+    if any(sl for s in st.seats for sl in s.slots):
+        nxt = (t[1] + 1) % len(st.seats)
+        st.turn_seat = nxt
+        st.tasks.append(("take_die", nxt))
+    else:
+        st.tasks.append(("end_round",))
+
+
+def _auto_end_round(st: State, t: tuple) -> None:
+    n = len(st.seats)
+    st.tasks.append(("round_cleanup",))
+    st.tasks.extend(("seal_offer", (st.first_player + i) % n) for i in range(n - 1, -1, -1))
+
+
+def _auto_end_seal(st: State, t: tuple) -> None:
+    st.turn_seat = None
+    _flush_deferred(st)
+
+
+def _auto_round_cleanup(st: State, t: tuple) -> None:
+    for i, x in enumerate(st.expert_display):
+        if x is not None:
+            st.discarded_experts.append(x)
+            st.expert_display[i] = None
+    for i, x in enumerate(st.animal_display):
+        if x is not None:
+            st.discarded_animals.append(x)
+            st.animal_display[i] = None
+    for c, k in st.central.items():
+        st.bag[c] += k
+        st.central[c] = 0
+    if st.round >= st.board.rounds:
+        st.tasks.append(("game_end",))
+    else:
+        st.tasks.append(("round_start",))
+
+
+def _auto_game_end(st: State, t: tuple) -> None:
+    for s in st.seats:
+        for cid in s.animals:
+            s.cubes_lost += len(s.cubes.pop(cid, ()))
+            st.discarded_animals.append(cid)
+        s.animals = []
+
+
+_AUTO = {
+    "refill_experts": _auto_refill_experts,
+    "refill_animals": _auto_refill_animals,
+    "round_start": _auto_round_start,
+    "dice": _auto_dice,
+    "turns": _auto_turns,
+    "end_turn": _auto_end_turn,
+    "next_turn": _auto_next_turn,
+    "end_round": _auto_end_round,
+    "end_seal": _auto_end_seal,
+    "round_cleanup": _auto_round_cleanup,
+    "game_end": _auto_game_end,
+}
+
+
+def _advance(st: State) -> None:
+    tasks = st.tasks
+    auto = _AUTO
+    while tasks:
+        t = tasks[-1]
+        k = t[0]
+        fn = auto.get(k)
+        if fn is not None:
+            tasks.pop()
+            fn(st, t)
+            continue
+        if k == "choose_animal":
+            if not _animal_display_has(st, t[1]) and animal_deck_left(st, st.seats[t[1]].kind == "automa") <= 0:
+                tasks.pop()
+                continue
+        elif k == "choose_expert":
+            if st.expert_display.count(None) == len(st.expert_display) and expert_deck_left(st) <= 0:
+                tasks.pop()
+                continue
+        elif k == "seal_offer":
+            s = st.seats[t[1]]
+            if s.kind == "automa" or s.seals <= 0 or not any(st.central.values()):
+                tasks.pop()
+                continue
+        break
+
+
+_HANDLERS = {
+    StartGame: _h_start,
+    RevealExpert: _h_reveal_expert,
+    RevealAnimal: _h_reveal_animal,
+    DrawAnimal: _h_draw_animal,
+    SetCategories: _h_set_categories,
+    RevealRoundToken: _h_round_token,
+    RollDice: _h_roll_dice,
+    PlaceDice: _h_place_dice,
+    TakeDie: _h_take_die,
+    UseExpert: _h_use_expert,
+    ChooseAnimal: _h_choose_animal,
+    ChooseExpert: _h_choose_expert,
+    Embassy: _h_embassy,
+    Bank: _h_bank,
+    University: _h_university,
+    Academy: _h_academy,
+    Expedition: _h_expedition,
+    Research: _h_research,
+    Publish: _h_publish,
+    AutomaAction: _h_automa,
+    SealAction: _h_seal_action,
+    RollDie: _h_roll_die,
+    Pass: _h_pass,
+}
+
+
+__all__ = ["apply", "apply_unchecked", "replay", "new_game", "Pending", "pending_of", "refresh_effects",
+           "animal_deck_left", "expert_deck_left", "RuleError", "EXPERT"]

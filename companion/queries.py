@@ -1,0 +1,390 @@
+"""Legal-option queries for the UI and the automa (read-only: they never change the state).
+
+- ``dice_on_boards(state)``: every die a seat may take, with the slot effect its owner gets.
+- ``die_options(state, seat, die=None)``: what a die can do for a seat, each option a complete
+  legal action with the cheapest spend that makes it legal.
+- ``cheapest_recolour``, ``max_expedition_value``, ``publishable_types``,
+  ``preview_publication``, ``research_options``: the numbers behind those options.
+- automa helpers: ``automa_row``, ``automa_expedition_continent``, ``automa_card_choice``.
+- ``score_inputs(state)`` / ``final_scores(state)``: the finished game to ``companion.scoring``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.actions import (
+    Academy, Action, Bank, Embassy, Expedition, Publish, Spend, University, NO_SPEND,
+)
+from companion.content.vocab import TYPE_OF_CATEGORY
+from companion.engine import EXPERT, _researchable, apply, pending_of
+from companion.engine_automa import behaviour_row
+from companion.errors import RuleError
+from companion.state import Card, State
+
+# --------------------------------------------------------------------------- dice
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpot:
+    owner: int
+    slot: int
+    index: int
+    colour: str
+    value: int
+    effect: dict  # what the owner gains if another seat takes it ({} = nothing)
+
+
+def dice_on_boards(st: State) -> list[DieSpot]:
+    out = []
+    for si, s in enumerate(st.seats):
+        for sl, dice in enumerate(s.slots):
+            for i, (c, v) in enumerate(dice):
+                out.append(DieSpot(si, sl, i, c, v, dict(st.board.slot_effects[sl])))
+    return out
+
+
+# --------------------------------------------------------------------------- spends
+
+
+def cheapest_recolour(st: State, seat: int, die: tuple[str, int], colour: str) -> Spend | None:
+    """The cheapest spend that makes ``die`` count as ``colour`` (token first, else a seal);
+    None when the seat can pay neither."""
+    if die[0] == colour:
+        return NO_SPEND
+    s = st.seats[seat]
+    if s.tokens >= 1:
+        return Spend(colour=colour)
+    if s.seals >= 1:
+        return Spend(seals=1, colour=colour, colour_by="seal")
+    return None
+
+
+def _value(st: State, seat: int, die: tuple[str, int], sp: Spend, expedition: bool = False) -> int:
+    b = st.board
+    s = st.seats[seat]
+    colour = sp.colour or die[0]
+    v = die[1] + s.fx.die_bonus.get(colour, 0) + sp.coins * b.coin_value + sp.seals * b.seal_value
+    if expedition:
+        v += sp.tokens * b.token_expedition_bonus
+    return v
+
+
+def _boost(st: State, seat: int, sp: Spend, need: int, tokens_ok: bool) -> Spend | None:
+    """``sp`` plus the cheapest extra spend adding at least ``need`` value (coins, then tokens
+    for expeditions, then seals); None when the seat cannot."""
+    if need <= 0:
+        return sp
+    s = st.seats[seat]
+    b = st.board
+    coins_free = s.coins - sp.coins
+    tokens_free = s.tokens - sp.tokens - (1 if sp.colour and sp.colour_by != "seal" else 0)
+    seals_free = s.seals - sp.seals - sp.seals_for_coins
+    c = min(coins_free, need)
+    need -= c * b.coin_value
+    t = 0
+    if need > 0 and tokens_ok and tokens_free > 0:
+        t = min(tokens_free, -(-need // b.token_expedition_bonus))
+        need -= t * b.token_expedition_bonus
+    k = 0
+    if need > 0 and seals_free > 0:
+        k = min(seals_free, -(-need // b.seal_value))
+        need -= k * b.seal_value
+    if need > 0:
+        return None
+    return Spend(sp.coins + c, sp.tokens + t, sp.seals + k, sp.seals_for_coins, sp.colour, sp.colour_by)
+
+
+def max_expedition_value(st: State, seat: int, continent: str, die: tuple[str, int] | None = None) -> int | None:
+    """The highest value an expedition to ``continent`` can reach with ``die`` (default: the die
+    in hand) spending everything; None when the die cannot go there (colour, full continent)."""
+    die = die or st.hand
+    b = st.board
+    used = st.expedition[continent]
+    if used >= len(b.expedition_spaces):
+        return None
+    s = st.seats[seat]
+    need = b.colour_of_continent[continent]
+    sp = cheapest_recolour(st, seat, die, need)
+    if sp is None:
+        return None
+    tokens = s.tokens - (1 if sp.colour and sp.colour_by != "seal" else 0)
+    seals = s.seals - sp.seals
+    full = Spend(s.coins, tokens, sp.seals + seals, 0, sp.colour, sp.colour_by)
+    return _value(st, seat, die, full, True) + b.expedition_spaces[used][1] + s.fx.exp_bonus.get(continent, 0)
+
+
+def publishable_types(st: State, seat: int, reference: int, die: tuple[str, int] | None = None) -> dict[int, Spend]:
+    """Types 0..4 this die can publish with ``reference``, each with the cheapest spend."""
+    die = die or st.hand
+    b = st.board
+    card = st.cards[reference]
+    if card.sepultus:
+        return {}
+    sp = cheapest_recolour(st, seat, die, b.colour_of_continent[card.continent])
+    if sp is None:
+        return {}
+    out = {}
+    base = _value(st, seat, die, sp)
+    for threshold, typ in b.publish_max_type_table:
+        boosted = _boost(st, seat, sp, threshold - base, False)
+        if boosted is not None:
+            out[typ] = boosted
+    return out
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    kind: str  # embassy | bank | university | academy | expedition | publish
+    action: Action  # complete and legal (an Expedition is followed by its Research)
+    target: Any = None  # expert name / card id / continent / reference card id
+    value: int = 0  # die value with the spend (expedition: its total value)
+    gain: str = ""  # short description of what it gives
+
+
+def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> list[Option]:
+    """Every action the die (default: the die in hand) can do for a human ``seat``, with the
+    cheapest spend. Targets that need a spend the seat cannot pay are left out."""
+    die = die or st.hand
+    if die is None:
+        return []
+    b = st.board
+    s = st.seats[seat]
+    out: list[Option] = []
+    v0 = _value(st, seat, die, NO_SPEND)
+    out.append(Option("embassy", Embassy(seat), None, v0, f"+{b.embassy_tokens(v0)} expedition token(s)"))
+    out.append(Option("bank", Bank(seat), None, v0, f"+{b.bank_coins} coins" + ("" if st.bank_claimed else ", first player")))
+    for name in st.expert_display:
+        if name is None:
+            continue
+        slot = None
+        if all(x is not None for x in s.face_up):
+            slot = 0
+        match = b.colour_of_continent[EXPERT[name].continent] == die[0]
+        out.append(Option("university", University(seat, name, slot), name, v0,
+                          name + (" +1 expedition token" if match else "")))
+    for cid in st.animal_display:
+        if cid is None:
+            continue
+        c = st.cards[cid]
+        if c.sepultus:
+            need = c.die - v0
+            if need < 0:
+                continue
+            sp = _boost(st, seat, NO_SPEND, need, False)
+            if sp is None or _value(st, seat, die, sp) != c.die:
+                continue
+        else:
+            sp = cheapest_recolour(st, seat, die, b.colour_of_continent[c.continent])
+            if sp is None:
+                continue
+        v = _value(st, seat, die, sp)
+        out.append(Option("academy", Academy(seat, cid, sp), cid, v, f"{c.label()}, +{b.academy_reputation(v)} reputation"))
+    cost = b.research_cost
+    for cont in b.continents:
+        used = st.expedition[cont]
+        if used >= len(b.expedition_spaces):
+            continue
+        sp = cheapest_recolour(st, seat, die, b.colour_of_continent[cont])
+        if sp is None:
+            continue
+        rep, bonus = b.expedition_spaces[used]
+        extra = bonus + s.fx.exp_bonus.get(cont, 0)
+        v = _value(st, seat, die, sp, True) + extra
+        if not _researchable(st, s, cont, v):
+            # the cheapest cube within reach
+            need = None
+            for cid in s.animals:
+                c = st.cards[cid]
+                have = s.cubes.get(cid, ())
+                if c.sepultus:
+                    costs = [c.cost] if not have else []
+                elif c.continent == cont:
+                    cats = c.categories or ()
+                    costs = [cost[t] for t, cat in enumerate(cats, 1) if cat not in have] if cats else [min(cost.values())]
+                else:
+                    costs = []
+                for x in costs:
+                    if need is None or x < need:
+                        need = x
+            if need is None:
+                continue
+            sp2 = _boost(st, seat, sp, need - v, True)
+            if sp2 is None:
+                continue
+            sp = sp2
+            v = _value(st, seat, die, sp, True) + extra
+        out.append(Option("expedition", Expedition(seat, cont, sp), cont, v, f"value {v}, +{rep} reputation"))
+    for cid in s.animals:
+        c = st.cards[cid]
+        if c.sepultus:
+            continue
+        types = publishable_types(st, seat, cid, die)
+        if not types:
+            continue
+        top = max(types)
+        sp = types[min(types)]  # cheapest: lowest type
+        # publish as high as the free spend allows
+        best = max(t for t, x in types.items() if x == sp)
+        v = _value(st, seat, die, sp)
+        out.append(Option("publish", Publish(seat, cid, sp), cid, v, f"{c.label()} up to Type {best} (Type {top} reachable)"))
+    return out
+
+
+def research_options(st: State, seat: int) -> list[tuple[int, str, int]]:
+    """During a pending research: every single cube placeable, as (card, category, cost)."""
+    p = pending_of(st)
+    if p.kind != "research" or p.seat != seat:
+        return []
+    b = st.board
+    s = st.seats[seat]
+    out = []
+    for cid in s.animals:
+        c = st.cards[cid]
+        have = s.cubes.get(cid, ())
+        if c.sepultus:
+            if not have and c.cost <= p.value:
+                out.extend((cid, cat, c.cost) for cat in c.categories)
+        elif c.continent == p.continent and c.categories is not None:
+            for t, cat in enumerate(c.categories, 1):
+                if cat not in have and b.research_cost[t] <= p.value:
+                    out.append((cid, cat, b.research_cost[t]))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PublicationPreview:
+    vp: int  # total VP the publication scores
+    vp_by_type: dict  # type -> VP (0 = kept cards)
+    cubes_by_category: dict  # category -> cubes published
+    kept: tuple[int, ...]
+    discarded: tuple[int, ...]
+    cubes_lost: int
+    seals: int
+
+
+def preview_publication(st: State, action: Publish) -> PublicationPreview:
+    """What ``action`` would score, before it is confirmed (raises the same ``RuleError`` as
+    ``apply`` when it is illegal). The state is not changed."""
+    trial = st.copy()
+    s0 = st.seats[action.seat]
+    apply(trial, action)
+    s1 = trial.seats[action.seat]
+    b = st.board
+    cubes = {k: v - s0.pub_cubes.get(k, 0) for k, v in s1.pub_cubes.items() if v != s0.pub_cubes.get(k, 0)}
+    by_type: dict[int, int] = {}
+    for cat, k in cubes.items():
+        t = TYPE_OF_CATEGORY[cat]
+        by_type[t] = by_type.get(t, 0) + k * b.publication_vp[t]
+    kept = tuple(s1.published[len(s0.published):])
+    by_type[0] = len(kept) * b.publication_vp[0]
+    discarded = tuple(trial.discarded_animals[len(st.discarded_animals):])
+    # VP from experts triggered by the die placement are not part of the publication itself
+    return PublicationPreview(
+        vp=sum(by_type.values()), vp_by_type=dict(sorted(by_type.items())), cubes_by_category=cubes,
+        kept=kept, discarded=discarded, cubes_lost=s1.cubes_lost - s0.cubes_lost, seals=b.publish_seals)
+
+
+# --------------------------------------------------------------------------- automa helpers
+
+
+def automa_row(st: State, seat: int, value: int | None = None):
+    """The Behavior-card row the automa at ``seat`` applies for a die of ``value`` (default: in hand)."""
+    if value is None:
+        value = st.hand[1]
+    return behaviour_row(st.seats[seat].behaviour, value)
+
+
+def automa_expedition_continent(st: State, seat: int) -> str | None:
+    """The continent where the automa holds the most animal cards (ties and zero: its priority
+    order; a full continent is skipped); None when every continent is full."""
+    s = st.seats[seat]
+    b = st.board
+    counts = {c: 0 for c in b.continents}
+    for cid in s.animals:
+        c = st.cards[cid]
+        if not c.sepultus:
+            counts[c.continent] += 1
+    best = None
+    for cont in s.priority:
+        if st.expedition[cont] >= len(b.expedition_spaces):
+            continue
+        if best is None or counts[cont] > counts[best]:
+            best = cont
+    return best
+
+
+def automa_card_choice(st: State, seat: int, kind: str):
+    """The card an automa takes from the display: the highest-priority continent present, then
+    reading order; Sepultus cards are invisible to it. None = the display is empty for it
+    (the top of the deck is taken)."""
+    s = st.seats[seat]
+    if kind == "animal":
+        cards = [(cid, st.cards[cid].continent) for cid in st.animal_display
+                 if cid is not None and not st.cards[cid].sepultus]
+    else:
+        cards = [(n, EXPERT[n].continent) for n in st.expert_display if n is not None]
+    for cont in s.priority:
+        for x, c in cards:
+            if c == cont:
+                return x
+    return None
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_inputs(st: State) -> list:
+    """One ``HumanScoreInput``/``AutomaScoreInput`` per seat (meant for a finished game; during
+    a game it scores what has been published so far)."""
+    from companion.scoring import AutomaScoreInput, HumanScoreInput
+
+    out = []
+    for s in st.seats:
+        if s.kind == "automa":
+            animals: dict[str, int] = {}
+            for cid in s.animals + s.published:
+                c = st.cards[cid]
+                if not c.sepultus:
+                    animals[c.continent] = animals.get(c.continent, 0) + 1
+            out.append(AutomaScoreInput(s.name, s.scoring, s.vp, animals, [EXPERT[e] for e in s.experts],
+                                        s.coins, s.tokens, s.seals))
+        else:
+            published: dict[str, int] = {}
+            sep = 0
+            for cid in s.published:
+                c = st.cards[cid]
+                if c.sepultus:
+                    sep += 1
+                else:
+                    published[c.continent] = published.get(c.continent, 0) + 1
+            up = set(x for x in s.face_up if x is not None)
+            out.append(HumanScoreInput(s.name, s.vp, dict(s.pub_cubes), published, sep,
+                                       [(EXPERT[e], e in up) for e in s.experts],
+                                       s.seals, s.coins, s.tokens, s.rep))
+    return out
+
+
+def final_scores(st: State):
+    """(breakdowns in seat order, ranking) for the game."""
+    from companion.scoring import final_ranking, score_automa, score_human, AutomaScoreInput
+
+    breakdowns = []
+    for inp in score_inputs(st):
+        if isinstance(inp, AutomaScoreInput):
+            breakdowns.append(score_automa(inp, st.board))
+        else:
+            breakdowns.append(score_human(inp, st.board))
+    return breakdowns, final_ranking(breakdowns)
+
+
+__all__ = [
+    "DieSpot", "dice_on_boards", "cheapest_recolour", "max_expedition_value", "publishable_types",
+    "Option", "die_options", "research_options", "PublicationPreview", "preview_publication",
+    "automa_row", "automa_expedition_continent", "automa_card_choice", "score_inputs", "final_scores",
+    "Card",
+]
