@@ -11,7 +11,10 @@ import numpy as np
 from .scene import PHONE_SIZES, WEBCAM_SIZES, SceneOptions, render_scene
 
 SIZE_SETS = {"webcam": WEBCAM_SIZES, "phone": PHONE_SIZES, "mixed": WEBCAM_SIZES + PHONE_SIZES,
-             "vga": ((640, 480),)}
+             "vga": ((640, 480),),
+             # training: mostly webcam-like frames, a few portrait/phone-like ones (cheap to render)
+             "train": ((640, 480), (640, 480), (640, 480), (800, 600), (960, 720), (1280, 720),
+                       (720, 960), (756, 1008), (1024, 768), (480, 640))}
 
 
 def render_indexed(seed: int, index: int, sizes: str = "mixed", base: SceneOptions = SceneOptions()):

@@ -34,6 +34,7 @@ OTHER_DICE = (
     ((70, 70, 72), (240, 240, 240)),    # dark grey, white pips
     ((235, 238, 238), (40, 40, 180)),   # white, red pips
 )
+OTHER_WEIGHTS = (0.35, 0.15, 0.1, 0.15, 0.1, 0.15)
 
 WEBCAM_SIZES = ((640, 480), (1280, 720), (960, 720), (800, 600), (1920, 1080))
 PHONE_SIZES = ((4032, 3024), (3024, 4032), (1920, 1440), (1440, 1920), (2048, 1536), (1080, 1920))
@@ -89,7 +90,10 @@ class Camera:
         return np.stack([self.f * pc[..., 0] / z + self.cx, self.f * pc[..., 1] / z + self.cy], -1), z
 
     def ray_to_table(self, u: float, v: float) -> np.ndarray:
+        """The table point (z = 0) seen at pixel (u, v), or None above the horizon / too far."""
         d = self.r.T @ np.array([(u - self.cx) / self.f, (v - self.cy) / self.f, 1.0])
+        if d[2] > -0.05:
+            return None
         t = -self.pos[2] / d[2]
         return self.pos + t * d
 
@@ -177,7 +181,7 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) 
     # place dice: sample image points, back-project onto the table, reject overlaps
     dice: list[_Die] = []
     colours = _choose_dice_colours(rng, n, opts)
-    other_style = OTHER_DICE[int(rng.integers(len(OTHER_DICE)))]
+    other_style = OTHER_DICE[int(rng.choice(len(OTHER_DICE), p=OTHER_WEIGHTS))]
     size = die_size * rng.uniform(0.97, 1.03)
     margin = 0.6 * die_px
     for colour in colours:
@@ -196,7 +200,8 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) 
                 u = rng.uniform(-margin, W + margin)
                 v = rng.uniform(-margin, H + margin)
                 centre = cam.ray_to_table(u, v)
-                centre[2] = 0
+                if centre is None:
+                    continue
                 yaw_rot = None
             centre = np.array([centre[0], centre[1], size / 2])
             if any(np.linalg.norm(centre[:2] - d.centre[:2]) < (0.99 if touching else 1.45) * size for d in dice):
@@ -226,6 +231,8 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) 
     distractors = []
     for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.35 else 0):
         c = cam.ray_to_table(rng.uniform(0, W), rng.uniform(0, H))
+        if c is None:
+            continue
         s_cube = size * rng.uniform(0.5, 0.9)
         centre = np.array([c[0], c[1], s_cube / 2])
         if any(np.linalg.norm(centre[:2] - d.centre[:2]) < 1.2 * size for d in dice):
@@ -285,8 +292,8 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) 
         n_loc, u_loc, v_loc = face_of_value(tv)
         n_w = d.rot @ n_loc
         fc = d.centre + n_w * d.size / 2
-        sq = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], float)
-        top = fc + (sq[:, :1] * (d.rot @ u_loc) + sq[:, 1:] * (d.rot @ v_loc)) * d.size / 2
+        half = d.size / 2 * (1 - rounding * 0.35)  # the drawn (rounded) top face
+        top = fc + (face_outline[:, :1] * (d.rot @ u_loc) + face_outline[:, 1:] * (d.rot @ v_loc)) * half
         tp = cam.project(top)[0]
         tx0, ty0 = tp.min(0)
         tx1, ty1 = tp.max(0)

@@ -1,0 +1,190 @@
+"""vision.model pre/post-processing with fake runtimes (no model files, no torch)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from vision.model import (DiceModel, Letterbox, ModelConfig, ModelMismatchError, RawDie,
+                          body_colour_lab, crop_for_classifier, decode_detections, letterbox, nms,
+                          to_tensor)
+
+IN_W, IN_H = 384, 288
+GW, GH = IN_W // 4, IN_H // 4
+
+
+class FakeDetector:
+    """Puts one heatmap peak per given input-pixel box."""
+
+    input_names = ["image"]
+    input_shapes = [(1, 3, IN_H, IN_W)]
+    output_names = ["heatmap", "wh", "offset"]
+
+    def __init__(self, boxes_in, score=0.9):
+        self.boxes_in, self.score, self.calls = boxes_in, score, []
+
+    def run(self, feeds):
+        x = feeds["image"]
+        assert x.shape == (1, 3, IN_H, IN_W) and x.dtype == np.float32 and 0 <= x.min() and x.max() <= 1
+        self.calls.append(x)
+        hm = np.zeros((1, 1, GH, GW), np.float32)
+        wh = np.ones((1, 2, GH, GW), np.float32)
+        off = np.zeros((1, 2, GH, GW), np.float32)
+        for x0, y0, w, h in self.boxes_in:
+            cx, cy = (x0 + w / 2) / 4, (y0 + h / 2) / 4
+            ix, iy = int(cx), int(cy)
+            hm[0, 0, iy, ix] = self.score
+            wh[0, :, iy, ix] = (w, h)
+            off[0, :, iy, ix] = (cx - ix, cy - iy)
+        return {"heatmap": hm, "wh": wh, "offset": off}
+
+
+class FakeClassifier:
+    input_names = ["crops"]
+    input_shapes = [(None, 3, 64, 64)]
+    output_names = ["value_probs", "colour_probs", "die_prob"]
+
+    def __init__(self, value=3, colour=1, die=0.95):
+        self.value, self.colour, self.die, self.batches = value, colour, die, []
+
+    def run(self, feeds):
+        n = feeds["crops"].shape[0]
+        assert feeds["crops"].shape[1:] == (3, 64, 64)
+        self.batches.append(n)
+        v = np.full((n, 6), 0.01, np.float32)
+        v[:, self.value - 1] = 0.95
+        c = np.full((n, 6), 0.01, np.float32)
+        c[:, self.colour] = 0.95
+        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), self.die, np.float32)}
+
+
+@given(st.integers(20, 5000), st.integers(20, 5000))
+@settings(max_examples=60, deadline=None)
+def test_letterbox_maps_boxes_back_exactly(w, h):
+    img = np.zeros((min(h, 64), min(w, 64), 3), np.uint8)  # geometry only depends on the shape
+    _, lb0 = letterbox(img, (IN_W, IN_H))
+    lb = Letterbox(sx=lb0.sx, sy=lb0.sy, pad_x=0, pad_y=0, src_w=img.shape[1], src_h=img.shape[0])
+    box = (img.shape[1] * 0.1, img.shape[0] * 0.2, img.shape[1] * 0.3, img.shape[0] * 0.4)
+    back = lb.to_original(lb.to_input(box))
+    assert back == pytest.approx(box, abs=1e-6)
+
+
+def test_letterbox_keeps_aspect_and_pads_right_bottom():
+    img = np.full((720, 1280, 3), 200, np.uint8)
+    canvas, lb = letterbox(img, (IN_W, IN_H), pad_value=114)
+    assert canvas.shape == (IN_H, IN_W, 3)
+    assert lb.sx == pytest.approx(0.3) and lb.sy == pytest.approx(216 / 720)
+    assert (canvas[:216] == 200).all() and (canvas[216:] == 114).all()
+    assert lb.to_original((0, 0, 384, 216)) == pytest.approx((0, 0, 1280, 720))
+    # clipping to the image
+    assert lb.to_original((-10, 200, 30, 40)) == pytest.approx((0, 200 / lb.sy, 20 / lb.sx, 16 / lb.sy))
+
+
+def test_to_tensor_layout():
+    img = np.zeros((2, 3, 3), np.uint8)
+    img[..., 0] = 255
+    t = to_tensor(img)
+    assert t.shape == (1, 3, 2, 3) and t.dtype == np.float32
+    assert t[0, 0].min() == 1.0 and t[0, 1].max() == 0.0
+
+
+def test_decode_finds_peaks_and_sizes():
+    det = FakeDetector([(100, 40, 30, 34), (200.5, 150.25, 50, 44)])
+    out = det.run({"image": np.zeros((1, 3, IN_H, IN_W), np.float32)})
+    got = decode_detections(out["heatmap"], out["wh"], out["offset"], (IN_W, IN_H), ModelConfig())
+    assert len(got) == 2
+    boxes = sorted(b for b, _ in got)
+    assert boxes[0] == pytest.approx((100, 40, 30, 34), abs=1e-4)
+    assert boxes[1] == pytest.approx((200.5, 150.25, 50, 44), abs=1e-4)
+    # below the threshold: nothing
+    det.score = 0.05
+    out = det.run({"image": np.zeros((1, 3, IN_H, IN_W), np.float32)})
+    assert decode_detections(out["heatmap"], out["wh"], out["offset"], (IN_W, IN_H), ModelConfig()) == []
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes():
+    boxes = [(0, 0, 10, 10), (1, 1, 10, 10), (50, 50, 10, 10)]
+    assert nms(boxes, [0.5, 0.9, 0.7], 0.45) == [1, 2]
+
+
+def test_read_maps_boxes_back_to_the_original_image():
+    img = np.full((720, 1280, 3), 90, np.uint8)
+    # a die at x 400..520, y 300..410 in the original image
+    box = (400.0, 300.0, 120.0, 110.0)
+    lb = Letterbox(sx=0.3, sy=0.3, pad_x=0, pad_y=0, src_w=1280, src_h=720)
+    det, cls = FakeDetector([lb.to_input(box)]), FakeClassifier(value=5, colour=2)
+    model = DiceModel(det, cls)
+    dice = model.read(img)
+    assert len(dice) == 1
+    d = dice[0]
+    assert isinstance(d, RawDie)
+    assert d.box == pytest.approx(box, abs=0.01)
+    assert d.value == 5 and d.colour == "purple"
+    assert d.det_score == pytest.approx(np.sqrt(0.9 * 0.95), abs=1e-6)
+    assert len(d.value_probs) == 6 and len(d.colour_probs) == 6
+    assert d.body_colour_lab[0] == pytest.approx(37.8, abs=1.5)  # grey 90 -> L ~ 38
+
+
+def test_read_drops_what_the_classifier_rejects_and_empty_is_empty():
+    img = np.zeros((480, 640, 3), np.uint8)
+    model = DiceModel(FakeDetector([(10, 10, 30, 30)]), FakeClassifier(die=0.01))
+    assert model.read(img) == []
+    assert DiceModel(FakeDetector([]), FakeClassifier()).read(img) == []
+
+
+def test_classifier_batches_follow_the_config():
+    img = np.zeros((480, 640, 3), np.uint8)
+    boxes = [(20 + 40 * i, 20 + 30 * (i % 3), 24, 24) for i in range(9)]
+    cls = FakeClassifier()
+    from dataclasses import replace
+    model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4))
+    assert len(model.read(img)) == 9
+    assert cls.batches == [4, 4, 1]
+
+
+def test_mismatched_models_raise_clear_errors():
+    class Wrong(FakeDetector):
+        input_names = ["input"]
+    with pytest.raises(ModelMismatchError, match="image"):
+        DiceModel(Wrong([]), FakeClassifier())
+
+    class NoOffset(FakeDetector):
+        output_names = ["heatmap", "wh"]
+    with pytest.raises(ModelMismatchError, match="offset"):
+        DiceModel(NoOffset([]), FakeClassifier())
+
+    class Dynamic(FakeDetector):
+        input_shapes = [(1, 3, None, None)]
+    with pytest.raises(ModelMismatchError, match="fixed"):
+        DiceModel(Dynamic([]), FakeClassifier())
+
+    class Grey(FakeClassifier):
+        input_shapes = [(None, 1, 64, 64)]
+    with pytest.raises(ModelMismatchError, match="crops"):
+        DiceModel(FakeDetector([]), Grey())
+
+
+def test_bad_images_raise_value_errors():
+    model = DiceModel(FakeDetector([]), FakeClassifier())
+    for bad in (np.zeros((10, 10), np.uint8), np.zeros((10, 10, 4), np.uint8), np.zeros((10, 10, 3), np.float32)):
+        with pytest.raises(ValueError, match="uint8 BGR"):
+            model.read(bad)
+
+
+def test_from_files_names_the_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="dice_detector.onnx"):
+        DiceModel.from_files(lambda p: None, tmp_path)
+
+
+def test_crop_replicates_outside_the_image_and_body_colour_skips_pips():
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[:, :, 2] = 200  # red body
+    crop = crop_for_classifier(img, (-20, -20, 40, 40), 64, 1.3)
+    assert crop.shape == (64, 64, 3) and (crop[..., 2] == 200).all()
+    # a red die face with white pips: the body colour stays red
+    face = np.zeros((64, 64, 3), np.uint8)
+    face[:] = (40, 35, 195)
+    for cx, cy in ((26, 26), (38, 38), (32, 32)):
+        face[cy - 3:cy + 3, cx - 3:cx + 3] = 255
+    L, a, b = body_colour_lab(face)
+    L0, a0, b0 = body_colour_lab(np.full((64, 64, 3), (40, 35, 195), np.uint8))
+    assert (L, a, b) == pytest.approx((L0, a0, b0), abs=1.0)
+    assert a > 40  # red

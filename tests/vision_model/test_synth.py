@@ -1,0 +1,93 @@
+"""The synthetic scene renderer: pip layouts, die orientation, determinism, ground truth."""
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from vision.synth import (FACES, PIP_LAYOUTS, SceneOptions, opposite_value, orientation,
+                          render_indexed, render_scene, top_value)
+from vision.synth.__main__ import main as synth_main
+from vision.synth.dice import face_of_value
+
+
+def test_pip_layouts_have_value_pips_inside_the_face():
+    for v in range(1, 7):
+        pips = PIP_LAYOUTS[v]
+        assert len(pips) == v
+        assert len(set(pips)) == v
+        assert all(-0.75 <= c <= 0.75 for p in pips for c in p)
+        # every layout is symmetric under a half turn (true of real dice)
+        assert {(-u, -w) for u, w in pips} == set(pips)
+
+
+def test_opposite_faces_sum_to_seven():
+    normals = {v: n for v, n, _, _ in FACES}
+    assert sorted(normals) == [1, 2, 3, 4, 5, 6]
+    for v, n in normals.items():
+        assert np.allclose(normals[opposite_value(v)], -n)
+        assert v + opposite_value(v) == 7
+    with pytest.raises(ValueError):
+        opposite_value(7)
+
+
+def test_face_frames_are_right_handed_and_one_two_three_counter_clockwise():
+    for _, n, u, v in FACES:
+        assert np.allclose(np.cross(u, v), n)
+    n1, n2, n3 = (face_of_value(k)[0] for k in (1, 2, 3))
+    assert np.linalg.det(np.stack([n1, n2, n3])) == pytest.approx(1.0)
+
+
+@given(st.integers(1, 6), st.floats(0, 6.3), st.floats(0, 0.15), st.floats(0, 6.3))
+@settings(max_examples=60, deadline=None)
+def test_orientation_puts_the_asked_value_on_top(value, yaw, tilt, tilt_dir):
+    r = orientation(value, yaw, tilt, tilt_dir)
+    assert np.allclose(r @ r.T, np.eye(3), atol=1e-9)
+    assert np.linalg.det(r) == pytest.approx(1.0)
+    assert top_value(r) == value
+
+
+def test_renderer_is_deterministic_for_a_seed():
+    a, ta, _ = render_indexed(11, 3, "vga")
+    b, tb, _ = render_indexed(11, 3, "vga")
+    c, _, _ = render_indexed(12, 3, "vga")
+    assert np.array_equal(a, b)
+    assert ta == tb
+    assert not np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_ground_truth_boxes_are_inside_the_image(index):
+    img, truths, opts = render_indexed(5, index, "vga", SceneOptions(min_dice=3, max_dice=12))
+    h, w = img.shape[:2]
+    assert (w, h) == (opts.width, opts.height) and img.dtype == np.uint8
+    assert len(truths) >= 1
+    for t in truths:
+        x, y, bw, bh = t.box
+        assert 0 <= x and 0 <= y and x + bw <= w + 1e-6 and y + bh <= h + 1e-6 and bw > 0 and bh > 0
+        assert 1 <= t.value <= 6
+        assert t.colour in ("red", "yellow", "purple", "blue", "green", "other")
+        assert 0 <= t.top_visible <= 1
+        if not t.partial:
+            # a whole die contains its top face (the silhouette's rounded corners are polygons:
+            # allow a few percent)
+            tx, ty, tw, th = t.top_box
+            tol = max(1.0, 0.05 * max(bw, bh))
+            assert tx >= x - tol and ty >= y - tol and tx + tw <= x + bw + tol and ty + th <= y + bh + tol
+
+
+def test_no_dice_scene_and_bad_size():
+    img, truths = render_scene(np.random.default_rng(0), SceneOptions(min_dice=0, max_dice=0))
+    assert truths == [] and img.shape == (480, 640, 3)
+    with pytest.raises(ValueError):
+        render_scene(np.random.default_rng(0), SceneOptions(width=8, height=8))
+
+
+def test_cli_writes_images_and_ground_truth(tmp_path):
+    assert synth_main(["--seed", "3", "--count", "2", "--out", str(tmp_path), "--sizes", "vga"]) == 0
+    gt = json.loads((tmp_path / "ground_truth.json").read_text())
+    assert gt["seed"] == 3 and len(gt["images"]) == 2
+    for rec in gt["images"]:
+        assert (tmp_path / rec["file"]).is_file()
+        for d in rec["dice"]:
+            assert set(d) == {"colour", "value", "box", "top_box", "partial", "top_visible"}

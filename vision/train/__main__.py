@@ -1,0 +1,104 @@
+"""python -m vision.train {cache,detector,classifier,real-crops,export,all} ...
+
+The recipe of the shipped model is ``python -m vision.train all`` (see models/README.md).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+CACHE_ROOT = Path("/tmp/dice_cache")
+RUN_ROOT = Path("/tmp/dice_runs")
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def cmd_cache(a):
+    from .data import build_cache
+    build_cache(a.out, a.seed, a.count, workers=a.workers)
+
+
+def cmd_detector(a):
+    from .train import train_detector
+    train_detector(a.cache, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log)
+
+
+def cmd_classifier(a):
+    import numpy as np
+    from .data import load_cache
+    from .train import train_classifier
+    sets = []
+    for c in a.cache:
+        d = load_cache(c)
+        sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
+    for r in a.real or []:
+        d = np.load(r)
+        for _ in range(a.real_repeat):
+            sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
+    train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log)
+
+
+def cmd_real_crops(a):
+    from .real import build_real_crops
+    build_real_crops(a.out, a.split, model_dir=a.model_dir, seed=a.seed, log=log)
+
+
+def cmd_export(a):
+    from .export import export_classifier, export_detector
+    from .nets import Classifier, Detector
+    a.out.mkdir(parents=True, exist_ok=True)
+    det, cls = Detector(), Classifier()
+    det.load_state_dict(torch.load(a.detector))
+    cls.load_state_dict(torch.load(a.classifier))
+    d1 = export_detector(det, a.out / "dice_detector.onnx")
+    d2 = export_classifier(cls, a.out / "dice_classifier.onnx")
+    log(json.dumps({"max_abs_diff_onnxruntime_vs_torch": {"detector": d1, "classifier": d2}}))
+
+
+def main(argv=None):
+    torch.set_num_threads(2)
+    ap = argparse.ArgumentParser(prog="python -m vision.train")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("cache", help="render a training cache of synthetic scenes")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--workers", type=int, default=2)
+    p.set_defaults(fn=cmd_cache)
+    for name, fn in (("detector", cmd_detector), ("classifier", cmd_classifier)):
+        p = sub.add_parser(name)
+        p.add_argument("--cache", type=Path, nargs="+", required=True)
+        p.add_argument("--epochs", type=int, default=6)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--lr", type=float, default=3e-3)
+        p.add_argument("--init", type=Path, default=None)
+        p.add_argument("--out", type=Path, required=True)
+        if name == "classifier":
+            p.add_argument("--real", type=Path, nargs="*", help="real-photo crop files (.npz) to add")
+            p.add_argument("--real-repeat", type=int, default=1)
+        p.set_defaults(fn=fn)
+    p = sub.add_parser("real-crops", help="classifier crops from the real photos' train split")
+    p.add_argument("--split", default="train")
+    p.add_argument("--model-dir", type=Path, default=None)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", type=Path, required=True)
+    p.set_defaults(fn=cmd_real_crops)
+    p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
+    p.add_argument("--detector", type=Path, required=True)
+    p.add_argument("--classifier", type=Path, required=True)
+    p.add_argument("--out", type=Path, default=MODELS)
+    p.set_defaults(fn=cmd_export)
+    a = ap.parse_args(argv)
+    a.fn(a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

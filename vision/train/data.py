@@ -1,0 +1,137 @@
+"""Training data: synthetic scenes rendered into a cache under /tmp (never committed).
+
+``build_cache(dir, seed, count)`` renders scenes ``[seed, i]`` for i < count with 2 worker
+processes and stores, per shard:
+
+* ``det_images.npy`` uint8 [N, 288, 384, 3] letterboxed detector inputs and ``det_boxes.pkl``
+  (per image: float32 [k, 4] whole-die boxes x, y, w, h in detector-input pixels);
+* ``cls_crops.npy`` uint8 [M, 64, 64, 3] classifier crops (jittered like detector boxes) with
+  ``cls_value`` (0..5, -1 = unreadable/negative), ``cls_colour`` (0..5, -1 = negative) and
+  ``cls_die`` (1 die, 0 background).
+"""
+from __future__ import annotations
+
+import os
+import pickle
+from dataclasses import replace
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.model import COLOUR_CLASSES, crop_for_classifier, letterbox
+from vision.synth.generate import render_indexed
+from vision.synth.scene import SceneOptions
+
+DET_SIZE = (384, 288)  # width, height
+CROP = 64
+CONTEXT = 1.3
+NEG_PER_SCENE = 3
+
+
+def _jitter_box(rng, box, amount=0.08, scale=(0.88, 1.15)):
+    x, y, w, h = box
+    s = max(w, h)
+    cx = x + w / 2 + rng.normal(0, amount) * s
+    cy = y + h / 2 + rng.normal(0, amount) * s
+    k = rng.uniform(*scale)
+    w2, h2 = w * k * rng.uniform(0.93, 1.07), h * k * rng.uniform(0.93, 1.07)
+    return (cx - w2 / 2, cy - h2 / 2, w2, h2)
+
+
+def _overlaps(box, boxes, thresh=0.15):
+    x, y, w, h = box
+    for bx, by, bw, bh in boxes:
+        iw = max(0.0, min(x + w, bx + bw) - max(x, bx))
+        ih = max(0.0, min(y + h, by + bh) - max(y, by))
+        if iw * ih > thresh * min(w * h, bw * bh):
+            return True
+    return False
+
+
+def render_sample(seed: int, index: int, sizes: str = "train", base: SceneOptions = SceneOptions()):
+    """One scene -> (det image, det boxes [k,4], crops, values, colours, dies)."""
+    img, truths, opts = render_indexed(seed, index, sizes, base)
+    rng = np.random.default_rng([seed, index, 7])
+    canvas, lb = letterbox(img, DET_SIZE)
+    boxes = np.array([lb.to_input(t.box) for t in truths], np.float32).reshape(-1, 4)
+    crops, values, colours, dies = [], [], [], []
+    for t in truths:
+        jb = _jitter_box(rng, t.box)
+        crops.append(crop_for_classifier(img, jb, CROP, CONTEXT))
+        readable = t.top_visible >= 0.9
+        values.append(t.value - 1 if readable else -1)
+        colours.append(COLOUR_CLASSES.index(t.colour) if readable else -1)
+        dies.append(1)
+    # background crops of die-like sizes, away from dice
+    H, W = img.shape[:2]
+    sizes_px = [max(t.box[2], t.box[3]) for t in truths] or [rng.uniform(0.03, 0.14) * max(W, H)]
+    all_boxes = [t.box for t in truths]
+    for _ in range(NEG_PER_SCENE):
+        for _try in range(10):
+            s = float(rng.choice(sizes_px)) * rng.uniform(0.6, 1.3)
+            b = (rng.uniform(-0.2 * s, W - 0.8 * s), rng.uniform(-0.2 * s, H - 0.8 * s), s, s * rng.uniform(0.8, 1.2))
+            if not _overlaps(b, all_boxes):
+                crops.append(crop_for_classifier(img, b, CROP, CONTEXT))
+                values.append(-1)
+                colours.append(-1)
+                dies.append(0)
+                break
+    crops = np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8)
+    return canvas, boxes, crops, np.array(values, np.int8), np.array(colours, np.int8), np.array(dies, np.int8)
+
+
+def _work(args):
+    cv2.setNumThreads(1)
+    seed, lo, hi, sizes = args
+    return [render_sample(seed, i, sizes) for i in range(lo, hi)]
+
+
+def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers: int = 2, chunk: int = 50):
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    det = np.lib.format.open_memmap(out / "det_images.npy", "w+", np.uint8, (count, DET_SIZE[1], DET_SIZE[0], 3))
+    det_boxes, crops, vals, cols, dies = [], [], [], [], []
+    jobs = [(seed, lo, min(count, lo + chunk), sizes) for lo in range(0, count, chunk)]
+    done = 0
+    with Pool(workers) as pool:
+        for res in pool.imap(_work, jobs):
+            for canvas, boxes, c, v, co, d in res:
+                det[done] = canvas
+                det_boxes.append(boxes)
+                crops.append(c)
+                vals.append(v)
+                cols.append(co)
+                dies.append(d)
+                done += 1
+            print(f"cache {out.name}: {done}/{count}", flush=True)
+    det.flush()
+    with open(out / "det_boxes.pkl", "wb") as f:
+        pickle.dump(det_boxes, f)
+    np.save(out / "cls_crops.npy", np.concatenate(crops))
+    np.save(out / "cls_value.npy", np.concatenate(vals))
+    np.save(out / "cls_colour.npy", np.concatenate(cols))
+    np.save(out / "cls_die.npy", np.concatenate(dies))
+    (out / "DONE").write_text(f"seed={seed} count={count} sizes={sizes}\n")
+
+
+def load_cache(d: Path):
+    d = Path(d)
+    if not (d / "DONE").exists():
+        raise FileNotFoundError(f"no finished cache in {d}")
+    with open(d / "det_boxes.pkl", "rb") as f:
+        boxes = pickle.load(f)
+    return {
+        "det_images": np.load(d / "det_images.npy", mmap_mode="r"),
+        "det_boxes": boxes,
+        "crops": np.load(d / "cls_crops.npy"),
+        "value": np.load(d / "cls_value.npy"),
+        "colour": np.load(d / "cls_colour.npy"),
+        "die": np.load(d / "cls_die.npy"),
+    }
+
+
+if __name__ == "__main__":
+    import sys
+    build_cache(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))

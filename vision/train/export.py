@@ -1,0 +1,49 @@
+"""Export the networks to ONNX (opset 18, dynamo exporter) and check onnxruntime against torch."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+DET_INPUT = (288, 384)  # height, width
+CROP = 64
+
+
+class _Wrap(torch.nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x)
+
+
+def export_detector(model, path: Path) -> float:
+    model = model.eval()
+    x = torch.rand(1, 3, *DET_INPUT)
+    torch.onnx.export(_Wrap(model).eval(), (x,), str(path), dynamo=True, opset_version=18,
+                      input_names=["image"], output_names=["heatmap", "wh", "offset"], external_data=False)
+    return _compare(model, path, {"image": x})
+
+
+def export_classifier(model, path: Path) -> float:
+    model = model.eval()
+    x = torch.rand(5, 3, CROP, CROP)
+    n = torch.export.Dim("n", min=1, max=1024)
+    torch.onnx.export(_Wrap(model).eval(), (x,), str(path), dynamo=True, opset_version=18,
+                      input_names=["crops"], output_names=["value_probs", "colour_probs", "die_prob"],
+                      dynamic_shapes=({0: n},), external_data=False)
+    return _compare(model, path, {"crops": x})
+
+
+def _compare(model, path, feeds) -> float:
+    import onnxruntime as ort
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    with torch.no_grad():
+        ref = [t.numpy() for t in model(*[torch.from_numpy(v.numpy()) for v in feeds.values()])]
+    got = sess.run(None, {k: v.numpy() for k, v in feeds.items()})
+    diff = max(float(np.max(np.abs(a - b))) for a, b in zip(ref, got))
+    if diff > 1e-3:
+        raise RuntimeError(f"{path}: onnxruntime differs from torch by {diff}")
+    return diff

@@ -1,0 +1,93 @@
+"""The two networks (torch; training only). Plain conv/BN/ReLU stacks so that onnxruntime and
+OpenCV's cv2.dnn both run the exported graphs."""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+import torch.nn.functional as F
+
+WH_SCALE = 16.0  # detector predicts log(w / WH_SCALE)
+
+
+def cbr(i, o, s=1, k=3):
+    return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    """CenterNet-style: stride-4 heatmap of die centres + box size + sub-cell offset."""
+
+    def __init__(self, width: float = 1.0):
+        super().__init__()
+        c = [max(8, int(round(x * width))) for x in (16, 24, 48, 64, 96)]
+        self.s1 = nn.Sequential(cbr(3, c[0], 2), cbr(c[0], c[1], 2), cbr(c[1], c[1]))      # /4
+        self.s2 = nn.Sequential(cbr(c[1], c[2], 2), cbr(c[2], c[2]))                      # /8
+        self.s3 = nn.Sequential(cbr(c[2], c[3], 2), cbr(c[3], c[3]), cbr(c[3], c[3]))      # /16
+        self.s4 = nn.Sequential(cbr(c[3], c[4], 2), cbr(c[4], c[4]))                      # /32
+        self.l4 = cbr(c[4], c[3], k=1)
+        self.m3 = cbr(c[3], c[2])
+        self.m2 = cbr(c[2], c[1])
+        self.m1 = cbr(c[1], c[1])
+        self.head = cbr(c[1], 32)
+        self.hm = nn.Conv2d(32, 1, 1)
+        self.wh = nn.Conv2d(32, 2, 1)
+        self.off = nn.Conv2d(32, 2, 1)
+        nn.init.constant_(self.hm.bias, -2.19)
+        nn.init.zeros_(self.wh.bias)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+
+    def features(self, x):
+        f1 = self.s1(x)
+        f2 = self.s2(f1)
+        f3 = self.s3(f2)
+        f4 = self.s4(f3)
+        p3 = self.m3(self.up(self.l4(f4)) + f3)
+        p2 = self.m2(self.up(p3) + f2)
+        p1 = self.m1(self.up(p2) + f1)
+        return self.head(p1)
+
+    def forward_raw(self, x):
+        h = self.features(x)
+        return self.hm(h), self.wh(h), self.off(h)
+
+    def forward(self, x):
+        hm, wh, off = self.forward_raw(x)
+        return torch.sigmoid(hm), torch.exp(wh) * WH_SCALE, torch.sigmoid(off)
+
+
+class Classifier(nn.Module):
+    """64x64 crop -> value (6), colour (6: five dice colours + other), is-a-die (1)."""
+
+    def __init__(self, width: float = 1.0):
+        super().__init__()
+        c = [max(8, int(round(x * width))) for x in (24, 32, 48, 64, 96)]
+        self.body = nn.Sequential(
+            cbr(3, c[0], 2), cbr(c[0], c[1]),            # 32
+            cbr(c[1], c[2], 2), cbr(c[2], c[2]),         # 16
+            cbr(c[2], c[3], 2), cbr(c[3], c[3]),         # 8
+            cbr(c[3], c[4], 2), cbr(c[4], c[4]),         # 4
+        )
+        self.drop = nn.Dropout(0.1)
+        self.fc = nn.Linear(c[4] * 4 * 4, 13)
+
+    def forward_raw(self, x):
+        f = self.body(x)
+        f = self.drop(torch.flatten(f, 1))
+        o = self.fc(f)
+        return o[:, :6], o[:, 6:12], o[:, 12:13]
+
+    def forward(self, x):
+        v, c, d = self.forward_raw(x)
+        return torch.softmax(v, 1), torch.softmax(c, 1), torch.sigmoid(d)
+
+
+def focal_loss(pred_logits, target):
+    """CenterNet's penalty-reduced focal loss on a Gaussian-splatted heatmap."""
+    p = torch.sigmoid(pred_logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
