@@ -23,6 +23,7 @@ class CardView:
 
     continent: Optional[str]  # None: a card the Automa ignores (Sepultus Creatura)
     name: Optional[str] = None  # None: not entered yet (unnamed animal)
+    ref: object = None  # the engine's handle (animal card id / expert name)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class TableView:
     bank_claimed: bool  # a die already went to the Bank this round
     animals: dict  # continent -> animal cards in front of the Automa
     tokens: int  # the Automa's expedition tokens
+    slot_gifts: tuple = ("nothing", "2 coins", "2 reputation", "3 VP")  # per slot, as words
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,11 @@ def pick_card(display: Sequence[CardView], deck: int, priority: Priority) -> Uni
     return DECK if deck > 0 else None
 
 
-def plan_turn(view: TableView, seat: int, behavior: Behavior, priority: Priority) -> TurnPlan:
-    die = choose_die(view.dice, seat, priority, view.n_seats)
+def plan_turn(view: TableView, seat: int, behavior: Behavior, priority: Priority,
+              die: Optional[DieView] = None) -> TurnPlan:
+    """The Automa's turn; ``die``: the die already in its hand (else it chooses one)."""
+    if die is None:
+        die = choose_die(view.dice, seat, priority, view.n_seats)
     row = behavior.row(die.value)
     loc = row.location
     if loc in ("academy", "university"):
@@ -106,9 +111,10 @@ def plan_turn(view: TableView, seat: int, behavior: Behavior, priority: Priority
 
 def describe_take(view: TableView, seat: int, die: DieView) -> str:
     actor = view.names[seat]
+    own = die.owner == seat
     return words.take_die(
-        die.colour, die.value, owner_name=view.names[die.owner], own=die.owner == seat,
-        slot=die.slot, actor=actor,
+        die.colour, die.value, owner_name=view.names[die.owner], own=own,
+        slot=die.slot, actor=actor, gift=None if own else view.slot_gifts[die.slot],
     )
 
 
@@ -127,7 +133,7 @@ def describe_turn(view: TableView, plan: TurnPlan) -> tuple[str, ...]:
     """One to three short sentences: the die, where it goes, what the Automa gains."""
     actor = words.cap(view.names[plan.seat])
     row = plan.row
-    out = [describe_take(view, plan.seat, plan.die)]
+    out = [] if plan.die.owner < 0 else [describe_take(view, plan.seat, plan.die)]
     if plan.location in ("academy", "university"):
         kind = "animal" if plan.location == "academy" else "expert"
         out.append(f"Place it on {words.LOCATION_LABEL[plan.location]}.")
@@ -153,13 +159,11 @@ def describe_turn(view: TableView, plan: TurnPlan) -> tuple[str, ...]:
         if plan.space_reputation:
             bits.append(f"gains {plan.space_reputation} reputation")
         if plan.tokens_discarded:
-            bits.append(
-                f"discards its {words.plural(plan.tokens_discarded, 'expedition token')} and scores "
-                f"{plan.vp} VP ({row.vp_per_token} per token)"
-            )
+            bits.append(f"discards its {words.plural(plan.tokens_discarded, 'expedition token')}")
+            bits.append(f"scores {plan.vp} VP ({row.vp_per_token} per token)")
         else:
             bits.append("has no expedition token to discard (0 VP)")
-        out.append(f"{actor} {words.join_and(bits)}.")
+        out.append(f"{actor} " + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] + ".")
     elif plan.location == "bank":
         out.append("Place it on the Bank.")
         got = words.gains(coins=row.coins, tokens=row.tokens, seals=row.seals)

@@ -41,13 +41,24 @@ def slot_phrase(slot: int, n_slots: int = 4) -> str:
     return f"{ordinal(slot + 1)} slot from the left"
 
 
-def take_die(colour: str, value: int, *, owner_name: str, own: bool, slot: int, actor: str) -> str:
-    """"Take the blue 5 from Joelle's board (Joelle gains 2 coins)." """
+def gift_text(effect) -> str:
+    """A slot effect as words: {} -> "nothing", {"coins": 2} -> "2 coins"."""
+    if not effect:
+        return "nothing"
+    parts = []
+    for k, v in effect.items():
+        parts.append({"coins": plural(v, "coin"), "reputation": f"{v} reputation", "vp": f"{v} VP",
+                      "tokens": plural(v, "expedition token"), "seals": plural(v, "Royal Seal")}.get(k, f"{v} {k}"))
+    return join_and(parts)
+
+
+def take_die(colour: str, value: int, *, owner_name: str, own: bool, slot: int, actor: str,
+             gift: Optional[str] = None) -> str:
+    """"Take the blue 5 from Joelle's board (Joelle gains 2 coins)." ``gift`` defaults to the
+    printed slot effects (none, 2 coins, 2 reputation, 3 VP)."""
     if own:
         return f"Take {die_phrase(colour, value)} from {actor}'s own board."
-    gift = SLOT_GIFT[slot]
-    if slot == 0:
-        return f"Take {die_phrase(colour, value)} from {owner_name}'s board ({owner_name} gains nothing)."
+    gift = SLOT_GIFT[slot] if gift is None else gift
     return f"Take {die_phrase(colour, value)} from {owner_name}'s board ({owner_name} gains {gift})."
 
 
