@@ -275,3 +275,16 @@ def test_listing_shows_what_the_session_recorded(store):
     assert info.title == "Listed" and info.round == round_now and round_now >= 1
     assert [x["name"] for x in info.seats] == ["Ana", "Ben"]
     assert info.action_count == 61
+
+
+def test_log_lines_one_readable_line_per_action(store):
+    s = new_session(store)
+    confirm_driver(s, 30)
+    lines = s.log_lines()
+    assert len(lines) == len(s.actions) == 31
+    assert lines[0] == "set-up: Ana, Ben"
+    for line, action in zip(lines[1:], s.actions[1:]):
+        assert action.TYPE.replace("_", " ") in line
+        if hasattr(action, "seat"):
+            assert line.startswith(("Ana: ", "Ben: "))
+    s.close()

@@ -25,9 +25,12 @@ def store(tmp_path):
 
 
 def make_game(store: GameStore, title: str, n_actions: int = 3, game_id: str | None = None) -> str:
-    log = store.create({"title": title, "round": 1}, [{"type": "setup", "title": title}], game_id=game_id)
-    for n in range(1, n_actions):
-        log.append({"type": "step", "n": n, "pad": "p" * 300}, meta={"round": n})
+    # one transaction (fast); the last step is appended so that the meta is the session's kind
+    steps = [{"type": "step", "n": n, "pad": "p" * 300} for n in range(1, n_actions)]
+    log = store.create({"title": title, "round": 1}, [{"type": "setup", "title": title}] + steps[:-1],
+                       game_id=game_id)
+    if steps:
+        log.append(steps[-1], meta={"round": n_actions - 1})
     log.close()
     return log.game_id
 
