@@ -470,24 +470,63 @@ def action_from_json(d: Any) -> Action:
     return _build(cls, d, t)
 
 
+_FIELD_KINDS: dict[type, tuple[tuple[str, str], ...]] = {}
+_SIMPLE = {"int": int, "str": str, "bool": bool}
+
+
 def check_fields(action: Action) -> None:
     """Cheap type check of a constructed action (the checked ``apply`` calls it)."""
     cls = type(action)
-    for f in fields(cls):
-        v = getattr(action, f.name)
-        kind = _kind_of(cls, f.name)
-        if kind == "int":
-            if type(v) is not int:
-                raise BadActionError(f"{cls.TYPE}.{f.name}: expected a whole number, got {v!r}")
+    kinds = _FIELD_KINDS.get(cls)
+    if kinds is None:
+        kinds = _FIELD_KINDS[cls] = tuple((f.name, _kind_of(cls, f.name)) for f in fields(cls))
+    for name, kind in kinds:
+        v = getattr(action, name)
+        t = _SIMPLE.get(kind)
+        if t is not None:
+            if type(v) is not t:
+                raise BadActionError(f"{cls.TYPE}.{name}: expected {_KIND_WORDS[kind]}, got {v!r}")
         elif kind == "spend":
             if type(v) is not Spend:
                 raise BadActionError(f"{cls.TYPE}.spend: expected a Spend, got {v!r}")
-            for sf in ("coins", "tokens", "seals", "seals_for_coins"):
-                x = getattr(v, sf)
-                if type(x) is not int or x < 0:
-                    raise BadActionError(f"spend.{sf} must be a whole number 0 or more, got {x!r}")
-        else:
-            _parse(kind, v, f"{cls.TYPE}.{f.name}")
+            if v is not NO_SPEND:
+                for sf in ("coins", "tokens", "seals", "seals_for_coins"):
+                    x = getattr(v, sf)
+                    if type(x) is not int or x < 0:
+                        raise BadActionError(f"spend.{sf} must be a whole number 0 or more, got {x!r}")
+                for sf in ("colour", "colour_by"):
+                    x = getattr(v, sf)
+                    if x is not None and type(x) is not str:
+                        raise BadActionError(f"spend.{sf} must be text, got {x!r}")
+        elif v is not None or kind[0] != "o":
+            fast = _FAST.get(kind)
+            if fast is None or not fast(v):
+                _parse(kind, v, f"{cls.TYPE}.{name}")
+
+
+def _fast_ints(v: Any) -> bool:
+    return type(v) is tuple and all(type(x) is int for x in v)
+
+
+def _fast_strs(v: Any) -> bool:
+    return type(v) is tuple and all(type(x) is str for x in v)
+
+
+def _fast_dice(v: Any) -> bool:
+    return type(v) is tuple and all(type(d) is tuple and len(d) == 2 and type(d[0]) is str and type(d[1]) is int
+                                    for d in v)
+
+
+def _fast_pairs(v: Any) -> bool:
+    return type(v) is tuple and all(type(d) is tuple and len(d) == 2 and type(d[0]) is int and type(d[1]) is str
+                                    for d in v)
+
+
+_FAST = {"ints": _fast_ints, "strs": _fast_strs, "ostrs": _fast_strs, "dice": _fast_dice, "pairs": _fast_pairs,
+         "ostr": lambda v: type(v) is str, "oint": lambda v: type(v) is int}
+
+
+_KIND_WORDS = {"int": "a whole number", "str": "text", "bool": "true or false"}
 
 
 def actions_to_json(actions) -> list[dict[str, Any]]:

@@ -20,8 +20,11 @@ from companion.actions import (
 )
 from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE
 from companion.engine import EXPERT, pending_of
+from companion.actions import Academy, Bank, Embassy, Expedition, NO_SPEND, Publish, University
+from companion.engine import _researchable
 from companion.queries import (
-    automa_card_choice, automa_expedition_continent, automa_row, die_options, research_options,
+    _boost, _value, automa_card_choice, automa_expedition_continent, automa_row, cheapest_recolour,
+    research_options,
 )
 from companion.state import State
 
@@ -32,17 +35,27 @@ class ChanceSource:
     def __init__(self, rng: random.Random, sepultus_rate: float = 1.0, unknown_categories: float = 0.0) -> None:
         self.rng = rng
         self.unknown_categories = unknown_categories
+        self._state = None  # remaining-deck counts, updated incrementally
+        self._counted = 0
+        self._left: dict = {}
+        self._sep = 0
 
     def _card_fields(self, st: State) -> dict:
         rng = self.rng
         b = st.board
-        left = {c: b.animals_per_continent for c in b.continents}
-        sep = b.sepultus_cards if st.sepultus else 0
-        for c in st.cards:
+        if self._state is not st or self._counted > len(st.cards):
+            self._state = st
+            self._counted = 0
+            self._left = {c: b.animals_per_continent for c in b.continents}
+            self._sep = b.sepultus_cards if st.sepultus else 0
+        left = self._left
+        for c in st.cards[self._counted:]:
             if c.sepultus:
-                sep -= 1
+                self._sep -= 1
             else:
                 left[c.continent] -= 1
+        self._counted = len(st.cards)
+        sep = self._sep
         pool = [(c, k) for c, k in left.items() if k > 0]
         total = sum(k for _, k in pool) + sep
         r = rng.randrange(total)
@@ -59,8 +72,8 @@ class ChanceSource:
             r -= k
         raise AssertionError("empty deck")  # pragma: no cover
 
-    def action(self, st: State) -> Action:
-        p = pending_of(st)
+    def action(self, st: State, p=None) -> Action:
+        p = p or pending_of(st)
         rng = self.rng
         k = p.kind
         if k == "reveal_expert":
@@ -95,8 +108,8 @@ class RandomPlayer:
         self.seal_rate = seal_rate
         self.oneshot_rate = oneshot_rate
 
-    def action(self, st: State) -> Action:
-        p = pending_of(st)
+    def action(self, st: State, p=None) -> Action:
+        p = p or pending_of(st)
         rng = self.rng
         seat = p.seat
         s = st.seats[seat]
@@ -135,14 +148,7 @@ class RandomPlayer:
                 row = automa_row(st, seat)
                 cont = automa_expedition_continent(st, seat) if row["kind"] == "expedition" else None
                 return AutomaAction(seat, cont)
-            opts = die_options(st, seat)
-            # prefer the interesting actions a little
-            weighted = [o for o in opts if o.kind in ("publish", "expedition", "academy")]
-            o = rng.choice(weighted if weighted and rng.random() < 0.7 else opts)
-            a = o.action
-            if o.kind == "university":
-                a = self._expert(st, seat, o.target, None, a)
-            return a
+            return self._human_action(st, seat)
         if k == "research":
             missing = [cid for cid in s.animals if st.cards[cid].categories is None
                        and st.cards[cid].continent == p.continent]
@@ -169,6 +175,102 @@ class RandomPlayer:
             return Pass(seat)
         raise ValueError(f"{k} is not a decision")
 
+    def _human_action(self, st: State, seat: int) -> Action:
+        """A random legal action for the die in hand: the kinds are tried in random order (the
+        interesting ones first most of the time), each with a random target and the cheapest
+        spend (sometimes more); Embassy and Bank are always possible."""
+        rng = self.rng
+        kinds = ["publish", "expedition", "academy", "university"]
+        rng.shuffle(kinds)
+        if rng.random() < 0.15:
+            kinds.insert(0, rng.choice(("embassy", "bank")))
+        for k in kinds:
+            a = getattr(self, "_try_" + k)(st, seat)
+            if a is not None:
+                return a
+        return Embassy(seat) if rng.random() < 0.5 else Bank(seat)
+
+    def _try_embassy(self, st, seat):
+        return Embassy(seat)
+
+    def _try_bank(self, st, seat):
+        return Bank(seat)
+
+    def _try_university(self, st, seat):
+        names = [n for n in st.expert_display if n is not None]
+        if not names:
+            return None
+        return self._expert(st, seat, self.rng.choice(names), None, University(seat, ""))
+
+    def _try_academy(self, st, seat):
+        cards = [c for c in st.animal_display if c is not None]
+        if not cards:
+            return None
+        cid = self.rng.choice(cards)
+        c = st.cards[cid]
+        die = st.hand
+        if c.sepultus:
+            sp = _boost(st, seat, NO_SPEND, c.die - _value(st, seat, die, NO_SPEND), False)
+            if sp is None or _value(st, seat, die, sp) != c.die:
+                return None
+        else:
+            sp = cheapest_recolour(st, seat, die, st.board.colour_of_continent[c.continent])
+            if sp is None:
+                return None
+        return Academy(seat, cid, sp)
+
+    def _try_expedition(self, st, seat):
+        rng = self.rng
+        b = st.board
+        s = st.seats[seat]
+        open_ = [c for c in b.continents if st.expedition[c] < len(b.expedition_spaces)]
+        if not open_:
+            return None
+        cont = rng.choice(open_)
+        sp = cheapest_recolour(st, seat, st.hand, b.colour_of_continent[cont])
+        if sp is None:
+            return None
+        extra = b.expedition_spaces[st.expedition[cont]][1] + s.fx.exp_bonus.get(cont, 0)
+        v = _value(st, seat, st.hand, sp, True) + extra
+        if rng.random() < 0.5:
+            more = _boost(st, seat, sp, rng.randint(1, 8), True)
+            if more is not None:
+                sp = more
+                v = _value(st, seat, st.hand, sp, True) + extra
+        if not _researchable(st, s, cont, v):
+            return None
+        return Expedition(seat, cont, sp)
+
+    def _try_publish(self, st, seat):
+        rng = self.rng
+        b = st.board
+        s = st.seats[seat]
+        refs = [c for c in s.animals if not st.cards[c].sepultus]
+        if not refs:
+            return None
+        ref = rng.choice(refs)
+        card = st.cards[ref]
+        sp = cheapest_recolour(st, seat, st.hand, b.colour_of_continent[card.continent])
+        if sp is None:
+            return None
+        low = b.publish_max_type_table[0][0]
+        sp = _boost(st, seat, sp, low - _value(st, seat, st.hand, sp), False)
+        if sp is None:
+            return None
+        if rng.random() < 0.4:
+            more = _boost(st, seat, sp, rng.randint(1, 3), False)
+            if more is not None:
+                sp = more
+        top = b.publish_max_type(_value(st, seat, st.hand, sp))
+        mine = s.cubes.get(ref, ())
+        cats = {cat for t, cat in enumerate(card.categories or (), 1) if t <= top and cat in mine}
+        extra = tuple((cid, cat) for cid in s.animals if cid != ref for cat in s.cubes.get(cid, ())
+                      if cat in cats and rng.random() < 0.7)
+        givers = {cid for cid, _ in extra}
+        keep = tuple(cid for cid in s.animals if cid != ref and cid not in givers
+                     and (st.cards[cid].sepultus or st.cards[cid].continent == card.continent) and rng.random() < 0.3)
+        return Publish(seat, ref, sp, None, extra, keep)
+
     def _expert(self, st: State, seat: int, name: str, cls, base=None):
         s = st.seats[seat]
         rng = self.rng
@@ -181,7 +283,7 @@ class RandomPlayer:
         if base is not None:
             from dataclasses import replace
 
-            return replace(base, slot=slot, use_now=use_now)
+            return replace(base, name=name, slot=slot, use_now=use_now)
         return cls(seat, name, slot, use_now)
 
 
@@ -189,5 +291,5 @@ def next_action(st: State, chance: ChanceSource, players: Sequence[RandomPlayer]
     """The next input: a chance event from ``chance`` or a decision of the seat's player."""
     p = pending_of(st)
     if p.kind in CHANCE_KINDS or (p.kind == "choose_animal" and p.from_deck):
-        return chance.action(st)
-    return players[p.seat].action(st)
+        return chance.action(st, p)
+    return players[p.seat].action(st, p)
