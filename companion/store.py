@@ -87,13 +87,12 @@ _TMP_PREFIX = ".tmp-"
 _STORE_MANAGED_META = ("format", "schema", "created", "updated")
 _KINDS = ("do", "undo", "redo")
 
-_SCHEMA_SQL = f"""
-CREATE TABLE meta (
+_SCHEMA_STATEMENTS = (
+    """CREATE TABLE meta (
     key   TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL              -- JSON
-) WITHOUT ROWID;
-
-CREATE TABLE log (
+) WITHOUT ROWID""",
+    """CREATE TABLE log (
     seq    INTEGER PRIMARY KEY,      -- 1, 2, 3, ... with no gaps
     kind   TEXT NOT NULL CHECK (kind IN ('do', 'undo', 'redo')),
     action TEXT,                     -- JSON action, for 'do' entries only
@@ -101,17 +100,14 @@ CREATE TABLE log (
     at     TEXT NOT NULL,            -- UTC time of the entry, ISO 8601
     CHECK ((kind = 'do') = (action IS NOT NULL)),
     CHECK ((kind = 'do') = (ref IS NULL))
-);
-
-CREATE TRIGGER log_no_update BEFORE UPDATE ON log
-BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-
-CREATE TRIGGER log_no_delete BEFORE DELETE ON log
-BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
-
-PRAGMA application_id = {APPLICATION_ID};
-PRAGMA user_version = {SCHEMA_VERSION};
-"""
+)""",
+    """CREATE TRIGGER log_no_update BEFORE UPDATE ON log
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+    """CREATE TRIGGER log_no_delete BEFORE DELETE ON log
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+    f"PRAGMA application_id = {APPLICATION_ID}",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -672,11 +668,14 @@ class GameStore:
         try:
             _set_pragmas(conn)
             # Built in rollback-journal mode so that the header (application id, schema) is in the
-            # main file itself, then switched to WAL before anyone else can see the file.
-            # (The file is invisible until linked into place, so the steps need not be atomic.)
+            # main file itself, then switched to WAL before anyone else can see the file. The file
+            # is invisible until linked into place and is fsynced as a whole before that, so it is
+            # built without per-statement syncs.
+            conn.execute("PRAGMA synchronous = OFF")
             conn.execute("PRAGMA journal_mode = DELETE")
-            conn.executescript(_SCHEMA_SQL)
             conn.execute("BEGIN IMMEDIATE")
+            for statement in _SCHEMA_STATEMENTS:
+                conn.execute(statement)
             full_meta = {"title": "", **meta, "format": EXPORT_FORMAT, "schema": SCHEMA_VERSION,
                          "created": stamp, "updated": stamp}
             GameLog._write_meta(conn, full_meta)

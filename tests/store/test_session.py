@@ -288,3 +288,36 @@ def test_log_lines_one_readable_line_per_action(store):
         if hasattr(action, "seat"):
             assert line.startswith(("Ana: ", "Ben: "))
     s.close()
+
+
+@pytest.mark.parametrize("seed, seats, automas, confirm_all", [(21, 4, 2, True), (22, 3, 1, False), (23, 4, 0, False)])
+def test_simulated_games_with_automas_survive_save_reopen_export_import(store, tmp_path, seed, seats, automas,
+                                                                         confirm_all):
+    from companion.simulate import play_game
+
+    rec = play_game(seed, seats=seats, automas=automas)
+    assert rec.state.finished
+    if confirm_all:  # the real path: every action confirmed through the session
+        s = GameSession.create(store, rec.actions[:1])
+        for a in rec.actions[1:]:
+            s.confirm(a)
+    else:  # the import path: checked before writing, written in one step
+        doc = {"format": EXPORT_FORMAT, "schema": 1, "meta": {"title": f"sim {seed}"},
+               "actions": [a.to_json() for a in rec.actions]}
+        s = GameSession.import_game(store, doc)
+    assert js(s.state) == js(rec.state)
+    # undo five, redo five: the same final state
+    for _ in range(5):
+        s.undo()
+    assert js(s.state) == js(engine.replay(rec.actions[:-5]))
+    for _ in range(5):
+        s.redo()
+    assert js(s.state) == js(rec.state)
+    doc = s.export()
+    s.close()
+    with GameSession.open(store, s.game_id) as again:
+        assert list(again.actions) == rec.actions and js(again.state) == js(rec.state)
+    other = GameSession.import_game(GameStore(tmp_path / "other"), json.loads(json.dumps(doc)))
+    assert list(other.actions) == rec.actions and js(other.state) == js(rec.state)
+    assert other.meta["finished"] is True and len(other.meta["seats"]) == seats
+    other.close()
