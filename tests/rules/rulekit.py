@@ -1,0 +1,290 @@
+"""A small table for the rules audit: sets a game up and plays it through the public API only
+(``companion.actions`` + the checked ``companion.engine.apply`` + ``state.pending`` / queries),
+the way a player at the table would enter it.
+
+    t = setup(n=2, display=[animal("europe", "bird", "omnivore", "aquatic", "cold"), ...],
+              picks=[...], token="nothing", dice={0: [("blue", 6), ...], 1: [...]})
+    t.do(TakeDie(0, 0, 0), Embassy(0))
+    t.refuse(Academy(0, 3), WrongColourError, "yellow")      # state unchanged, error class exact
+
+Everything not given is filled with "neutral" content: end-game experts (no effect during
+play) and filler animals, so that a test only states what its rule needs.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.actions import (
+    Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Pass, PlaceDice, RevealAnimal, RevealExpert,
+    RevealRoundToken, RollDice, SeatConfig, StartGame, TakeDie,
+)
+from companion.engine import EXPERT, apply, new_game
+
+# End-game experts: no effect at all during play (safe fillers for the expert display).
+FILLER_EXPERTS = (
+    "Fernanda Brito Pedroso", "Maddalena Rotella", "Nargiz Tatilian", "Salvador Ortíz",
+    "Gidea Grobbelaar", "Habib Abdalla", "N'Kogolo Bakumi", "Ankshu Ragavan", "Gangesh Mukerji",
+    "Suriani binti Sulung", "Lotte Paulsen", "Manuel Núñez", "Vlad Koulechov", "Arnold Schuman",
+    "Ilmatar Iivonen", "Kiteni Sariman", "Pora Paniu",
+)
+
+COLOUR = {"america": "red", "africa": "yellow", "asia": "purple", "europe": "blue", "oceania": "green"}
+
+
+def animal(continent: str, cls: str = "mammal", diet: str = "herbivore", habitat: str = "terrestrial",
+           climate: str = "hot", name: str = "") -> RevealAnimal:
+    """A card revealed into the Academy display (categories: class, diet, habitat, climate)."""
+    return RevealAnimal(continent, name, (cls, diet, habitat, climate))
+
+
+def sepultus(die: int, cost: int, *categories: str, name: str = "") -> RevealAnimal:
+    return RevealAnimal(None, name, tuple(categories), True, die, cost)
+
+
+# filler animals: Oceania first (never the continent a test researches unless it says so)
+FILLER_ORDER = ("oceania", "asia", "africa", "america", "europe")
+
+AUTOMA_PRIORITY = ("europe", "america", "africa", "asia", "oceania")
+
+
+def automa_seat(name: str = "Automa", behaviour: str = "carl-von-linne", scoring: str = "la-boudeuse",
+                priority=AUTOMA_PRIORITY) -> SeatConfig:
+    return SeatConfig(name, "automa", behaviour, scoring, tuple(priority))
+
+
+def state_text(st) -> str:
+    return json.dumps(st.to_json(), sort_keys=True)
+
+
+class Table:
+    """A game driven through the checked ``apply`` only."""
+
+    def __init__(self, board=None) -> None:
+        self.st = new_game(board)
+        self._filler_experts = list(FILLER_EXPERTS)
+
+    # -- basics
+
+    @property
+    def p(self):
+        return self.st.pending
+
+    def seat(self, i: int):
+        return self.st.seats[i]
+
+    def card(self, name: str) -> int:
+        """The id of the (unique) card revealed with ``name``."""
+        ids = [c.id for c in self.st.cards if c.name == name]
+        assert len(ids) == 1, f"{len(ids)} cards named {name!r}"
+        return ids[0]
+
+    def do(self, *actions) -> "Table":
+        for a in actions:
+            apply(self.st, a)
+        return self
+
+    def refuse(self, action, err: type, *fragments: str):
+        """``action`` is refused with exactly ``err``, its message names every fragment, and the
+        state is unchanged (canonical JSON before == after)."""
+        before = state_text(self.st)
+        with pytest.raises(err) as ei:
+            apply(self.st, action)
+        assert type(ei.value) is err, f"expected {err.__name__}, got {type(ei.value).__name__}: {ei.value}"
+        msg = str(ei.value)
+        assert msg.strip(), "an error needs a message"
+        for f in fragments:
+            assert f.lower() in msg.lower(), f"{f!r} not in message {msg!r}"
+        assert state_text(self.st) == before, "a refused action changed the state"
+        return ei.value
+
+    # -- chance fillers
+
+    def next_filler_expert(self) -> str:
+        seen = set(self.st.experts_seen)
+        while self._filler_experts and self._filler_experts[0] in seen:
+            self._filler_experts.pop(0)
+        if self._filler_experts:
+            return self._filler_experts.pop(0)
+        return next(n for n in EXPERT if n not in seen)
+
+    def reveal_experts(self, names=()) -> "Table":
+        names = list(names)
+        while self.p.kind == "reveal_expert":
+            self.do(RevealExpert(names.pop(0) if names else self.next_filler_expert()))
+        assert not names, f"experts not revealed (display full): {names}"
+        return self
+
+    def filler_animal(self, cls=RevealAnimal, **kw):
+        """A neutral card from a continent with cards left (Oceania first)."""
+        seen = [c.continent for c in self.st.cards]
+        per = self.st.board.animals_per_continent
+        cont = next(c for c in FILLER_ORDER if seen.count(c) < per)
+        return cls(continent=cont, name="filler", categories=("mammal", "herbivore", "terrestrial", "hot"), **kw)
+
+    def reveal_animals(self, cards=()) -> "Table":
+        cards = list(cards)
+        while self.p.kind == "reveal_animal":
+            self.do(cards.pop(0) if cards else self.filler_animal())
+        assert not cards, f"animals not revealed (display full): {cards}"
+        return self
+
+    # -- set-up and rounds
+
+    def start(self, n: int = 2, first: int = 0, seats=None, sepultus: bool = False) -> "Table":
+        if seats is None:
+            seats = [SeatConfig(f"P{i}") for i in range(n)]
+        self.do(StartGame(tuple(seats), first, sepultus))
+        return self
+
+    def draft(self, picks=None) -> "Table":
+        """Starting draft (last seat first): ``picks`` = card ids in pick order; None = each seat
+        takes the first card of the display."""
+        picks = list(picks) if picks is not None else None
+        while self.p.kind == "choose_animal" and self.p.reason == "start":
+            seat = self.p.seat
+            if picks:
+                card = picks.pop(0)
+            else:
+                card = next(c for c in self.st.animal_display if c is not None)
+            self.do(ChooseAnimal(seat, card))
+        assert not picks, f"picks left over: {picks}"
+        return self
+
+    def roll(self, dice=None, slots=None) -> "Table":
+        """Every seat rolls (in the order the engine asks) and humans place their dice.
+        ``dice``: seat -> [(colour, value), ...]; ``slots``: seat -> slot per die."""
+        dice = dict(dice or {})
+        slots = dict(slots or {})
+        while self.p.kind == "roll_dice":
+            si = self.p.seat
+            d = dice.get(si) or default_dice(si, self.p.count)
+            self.do(RollDice(si, tuple(d)))
+            if self.p.kind == "place_dice" and self.p.seat == si:
+                sl = slots.get(si) or tuple(list(range(4)) + [0] * (len(d) - 4))
+                self.do(PlaceDice(si, tuple(sl)))
+        return self
+
+    def finish_turns(self, seal_pass: bool = True) -> "Table":
+        """Play every remaining turn of the round as 'take the first die you see (own board
+        first), Bank'; answer card choices with the first card; then pass every seal offer."""
+        st = self.st
+        while True:
+            k = self.p.kind
+            si = self.p.seat
+            if k == "take_die":
+                own = [(si, sl, 0) for sl in range(4) if st.seats[si].slots[sl]]
+                anyd = own or [(o, sl, 0) for o in range(st.n) for sl in range(4) if st.seats[o].slots[sl]]
+                self.do(TakeDie(si, *anyd[0]))
+            elif k == "action":
+                if st.seats[si].kind == "automa":
+                    from companion.actions import AutomaAction
+                    from companion.queries import automa_expedition_continent, automa_row
+
+                    row = automa_row(st, si)
+                    cont = automa_expedition_continent(st, si) if row["kind"] == "expedition" else None
+                    self.do(AutomaAction(si, cont))
+                else:
+                    self.do(Bank(si))
+            elif k in ("choose_animal", "choose_expert"):
+                self.choose_first()
+            elif k == "research":
+                from companion.actions import Research
+                from companion.queries import research_options
+
+                opts = research_options(st, si)
+                self.do(Research(si, (opts[0][:2],) if opts else ()))
+            elif k == "seal_action" and seal_pass:
+                self.do(Pass(si))
+            else:
+                return self
+
+    def choose_first(self) -> "Table":
+        p = self.p
+        st = self.st
+        if p.kind == "choose_animal":
+            if p.from_deck:
+                self.do(self.filler_animal(DrawAnimal, seat=p.seat))
+            else:
+                automa = st.seats[p.seat].kind == "automa"
+                cid = next(c for c in st.animal_display
+                           if c is not None and not (automa and st.cards[c].sepultus))
+                self.do(ChooseAnimal(p.seat, cid))
+        elif p.kind == "choose_expert":
+            if p.from_deck:
+                name = self.next_filler_expert()
+            else:
+                name = next(x for x in st.expert_display if x is not None)
+            s = st.seats[p.seat]
+            slot = None
+            if s.kind == "human" and all(x is not None for x in s.face_up):
+                slot = 0
+            self.do(ChooseExpert(p.seat, name, slot))
+        else:
+            raise AssertionError(f"nothing to choose: {p}")
+        return self
+
+    def new_round(self, token: str = "nothing", experts=(), animals=(), dice=None, slots=None,
+                  roll: bool = True) -> "Table":
+        """From the start of a round (refill pending): refill, round token, dice."""
+        self.reveal_experts(experts)
+        self.reveal_animals(animals)
+        assert self.p.kind == "reveal_round_token", self.p
+        self.do(RevealRoundToken(token))
+        if roll and self.p.kind == "roll_dice":
+            self.roll(dice, slots)
+        return self
+
+    def play_to_end(self) -> "Table":
+        """Play every remaining round with Bank-only turns and neutral chance events."""
+        guard = 0
+        while self.p.kind != "game_over":
+            guard += 1
+            assert guard < 5000, "the game does not end"
+            k = self.p.kind
+            if k == "reveal_expert":
+                self.reveal_experts()
+            elif k == "reveal_animal":
+                self.reveal_animals()
+            elif k == "reveal_round_token":
+                used = self.st.round_tokens
+                self.do(RevealRoundToken("nothing" if used.count("nothing") < 2 else
+                                         "coins" if used.count("coins") < 2 else "token"))
+            elif k == "roll_dice":
+                self.roll()
+            else:
+                before = self.st.n_actions
+                self.finish_turns()
+                if self.st.n_actions == before:
+                    raise AssertionError(f"stuck at {self.p}")
+        return self
+
+
+def default_dice(seat: int, count: int = 4):
+    """Four (five) dice for a seat that never exhaust a colour with up to 4 seats x 5 dice."""
+    colours = ["red", "yellow", "purple", "blue", "green"]
+    out = []
+    for i in range(count):
+        out.append((colours[(seat + i) % 5], 1 + (seat + i) % 6))
+    return out
+
+
+def setup(n: int = 2, first: int = 0, seats=None, sepultus: bool = False, experts=(), display=(),
+          picks=None, refill=(), token: str = "nothing", dice=None, slots=None, board=None,
+          roll: bool = True) -> Table:
+    """A game through round 1's dice: StartGame, 6 experts, the animal display, the starting
+    draft, the refill, the round token and (``roll``) every seat's dice. Stops at the first
+    pending input that is not covered by the arguments (e.g. a round-token draft)."""
+    t = Table(board)
+    t.start(n if seats is None else len(seats), first, seats, sepultus)
+    t.reveal_experts(experts)
+    t.reveal_animals(display)
+    t.draft(picks)
+    t.reveal_animals(refill)
+    assert t.p.kind == "reveal_round_token", t.p
+    t.do(RevealRoundToken(token))
+    if roll and t.p.kind == "roll_dice":
+        t.roll(dice, slots)
+    return t
