@@ -71,16 +71,16 @@ def _names(st: State) -> tuple[str, ...]:
 
 def _animal_views(st: State) -> tuple[CardView, ...]:
     out = []
-    for cid in st.animal_display:
+    for pos, cid in enumerate(st.animal_display):
         if cid is None:
             continue
         c = st.cards[cid]
-        out.append(CardView(None if c.sepultus else c.continent, c.name or None, cid))
+        out.append(CardView(None if c.sepultus else c.continent, c.name or None, cid, pos))
     return tuple(out)
 
 
 def _expert_views(st: State) -> tuple[CardView, ...]:
-    return tuple(CardView(EXPERT[n].continent, n, n) for n in st.expert_display if n is not None)
+    return tuple(CardView(EXPERT[n].continent, n, n, pos) for pos, n in enumerate(st.expert_display) if n is not None)
 
 
 def _animal_counts(st: State, seat: int) -> dict[str, int]:
@@ -187,7 +187,7 @@ def _card_step(st: State, seat: int, kind: str, reason: str) -> tuple[Optional[A
         label = v.name
     else:
         label = f"the {CONTINENT_LABEL[v.continent]} animal"
-    text = f"{actor} takes {label} ({words.card_position(i, kind)})."
+    text = f"{actor} takes {label} ({words.card_position(v.pos, kind)})."
     if lead:
         text = f"{lead}: {text[0].lower()}{text[1:]}" if text.startswith("The ") else f"{lead}: {text}"
     return action, [text], None

@@ -24,6 +24,7 @@ class CardView:
     continent: Optional[str]  # None: a card the Automa ignores (Sepultus Creatura)
     name: Optional[str] = None  # None: not entered yet (unnamed animal)
     ref: object = None  # the engine's handle (animal card id / expert name)
+    pos: Optional[int] = None  # its space in the display, counting spaces emptied this round
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def card_phrase(plan: TurnPlan, kind: str) -> str:
         return f"the top {kind} of the deck"
     cv = plan.card_view
     assert cv is not None and isinstance(plan.card, int)
-    pos = words.card_position(plan.card, kind)
+    pos = words.card_position(plan.card if cv.pos is None else cv.pos, kind)
     if cv.name:
         return f"{cv.name} ({pos})"
     return f"the {CONTINENT_LABEL[cv.continent]} {kind} ({pos})" if cv.continent else f"the {pos}"
