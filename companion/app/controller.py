@@ -1,0 +1,96 @@
+"""The app's state outside any screen: preferences, language, navigation, window size.
+
+Plain Python (no Flet): the Flet shell (``companion/app/shell.py``) reads it to draw and calls
+its methods from event handlers; the tests drive it directly.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from companion.app import layout
+from companion.app.i18n import LANGUAGES, Translator
+from companion.app.nav import Navigator
+from companion.app.prefs import THEMES, Prefs, load_prefs, save_prefs
+
+#: every screen of the app, by route
+ROUTES: tuple[str, ...] = (
+    "/",          # start
+    "/settings",
+    "/scorepad",  # stand-alone score pad
+    "/new",       # new game wizard
+    "/resume",
+    "/game",      # the game in progress
+)
+
+
+class AppController:
+    def __init__(self, prefs: Prefs | None = None, save: bool = True):
+        """``prefs``: start from these instead of the saved ones; ``save=False``: never write them."""
+        if prefs is None:
+            prefs, self.prefs_problem = load_prefs()
+        else:
+            self.prefs_problem = None
+        self.prefs = prefs
+        self._save = save
+        self.tr = Translator(prefs.language)
+        self.nav = Navigator(ROUTES)
+        self.width: float | None = None
+        self._listeners: list[Callable[[str], None]] = []
+        self._screens: dict[str, object] = {}
+
+    # -- change notification -------------------------------------------------------------
+    def subscribe(self, listener: Callable[[str], None]) -> None:
+        """``listener(what)`` is called after a change: ``"language"``, ``"theme"``, ``"size"``."""
+        self._listeners.append(listener)
+
+    def _notify(self, what: str) -> None:
+        for listener in list(self._listeners):
+            listener(what)
+
+    # -- preferences ---------------------------------------------------------------------
+    def set_language(self, lang: str) -> None:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+        if lang == self.prefs.language:
+            return
+        self.prefs = self.prefs.with_(language=lang)
+        self.tr.set_language(lang)
+        self._persist()
+        self._notify("language")
+
+    def set_theme(self, theme: str) -> None:
+        if theme not in THEMES:
+            raise ValueError(f"unknown theme {theme!r}; choose one of {', '.join(THEMES)}")
+        if theme == self.prefs.theme:
+            return
+        self.prefs = self.prefs.with_(theme=theme)
+        self._persist()
+        self._notify("theme")
+
+    def _persist(self) -> None:
+        if self._save:
+            save_prefs(self.prefs)
+
+    # -- layout --------------------------------------------------------------------------
+    @property
+    def size_class(self) -> str:
+        return layout.size_class(self.width)
+
+    def set_width(self, width: float | None) -> bool:
+        """Record the window width; ``True`` when the size class changed (screens re-lay out)."""
+        before = self.size_class
+        self.width = width
+        changed = self.size_class != before
+        if changed:
+            self._notify("size")
+        return changed
+
+    # -- per-screen view-models (kept while the app runs, so going back keeps entries) -----
+    def screen_state(self, route: str, factory: Callable[[], object]) -> object:
+        if route not in self._screens:
+            self._screens[route] = factory()
+        return self._screens[route]
+
+    def drop_screen_state(self, route: str) -> None:
+        self._screens.pop(route, None)

@@ -1,0 +1,61 @@
+"""User-visible strings of the app, in English, French and Italian.
+
+Every string the app shows goes through :func:`Translator.t`. The tables are data files,
+``companion/app/assets/i18n/<lang>.json`` (flat ``{"key": "text"}``, keys dotted by screen),
+so a translator edits JSON, not code. They live under ``assets/`` because that folder is the
+one the package data declaration ships (``app/assets/**/*`` in pyproject.toml).
+
+Placeholders use ``str.format`` names: ``"total": "Total: {vp} VP"`` → ``t("total", vp=12)``.
+A key missing from the French or Italian table falls back to English (the tests check the three
+tables hold the same keys, so that only happens while a translation is being written); a key
+missing from English is a programming error and raises ``KeyError``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
+DEFAULT_LANGUAGE = "en"
+#: each language's name written in that language (the language picker shows these)
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fr": "Français", "it": "Italiano"}
+
+
+@lru_cache(maxsize=None)
+def load_table(lang: str) -> dict[str, str]:
+    """The string table of ``lang`` (cached). Raises ``ValueError`` for an unknown language."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(LANGUAGES)}")
+    path = resources.files("companion.app").joinpath("assets", "i18n", f"{lang}.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+    ):
+        raise ValueError(f"i18n table {lang}.json must be a flat object of strings")
+    return table
+
+
+class Translator:
+    """Looks strings up in one language with English as the fallback."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE):
+        self.set_language(lang)
+
+    def set_language(self, lang: str) -> None:
+        self._table = load_table(lang)  # raises ValueError on an unknown language
+        self._fallback = load_table(DEFAULT_LANGUAGE)
+        self.lang = lang
+
+    def has(self, key: str) -> bool:
+        return key in self._fallback
+
+    def t(self, key: str, **kwargs) -> str:
+        """The text of ``key`` in the current language, with ``kwargs`` filled in."""
+        text = self._table.get(key)
+        if text is None:
+            text = self._fallback[key]  # KeyError: the key is not in the English table
+        return text.format(**kwargs) if kwargs else text
+
+    __call__ = t

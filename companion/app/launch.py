@@ -1,0 +1,170 @@
+"""Start the app: ``encyclopedia`` (desktop window) or ``encyclopedia --web`` (browsers on the LAN).
+
+``python -m companion`` with no sub-command comes here too (``companion/__main__.py``).
+
+Web mode serves the Flutter client from the installed ``flet-web`` package with ``no_cdn=True``
+so nothing is fetched from the internet: phones at the table open the printed address. The
+desktop window needs Flet's desktop client; on a Linux machine without a display there is no
+window to open, so the app serves to browsers instead and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import platform
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_PORT = 8550
+DEFAULT_WEB_HOST = "0.0.0.0"
+
+
+def lan_ip() -> str:
+    """This machine's address on the local network (``127.0.0.1`` when it has none).
+
+    Connecting a UDP socket sends no packet; it only asks the OS which interface would be used.
+    """
+    for probe in ("10.255.255.255", "192.168.255.255"):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            sock.connect((probe, 1))
+            ip = sock.getsockname()[0]
+            if ip and not ip.startswith("0."):
+                return ip
+        except OSError:
+            pass
+        finally:
+            sock.close()
+    try:
+        ip = socket.gethostbyname(socket.gethostname())
+        if ip:
+            return ip
+    except OSError:
+        pass
+    return "127.0.0.1"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free right now on ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def check_port(host: str, port: int) -> str | None:
+    """``None`` when ``host:port`` can be bound, else a sentence saying why not."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return f"port {port} is already in use (is the app already running?); try --port {port + 1}"
+            if exc.errno == errno.EADDRNOTAVAIL:
+                return f"{host} is not an address of this machine"
+            if exc.errno == errno.EACCES:
+                return f"not allowed to use port {port}; use a port above 1023"
+            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def web_addresses(host: str, port: int) -> list[str]:
+    """The addresses to print for a server bound to ``host``."""
+    if host in ("0.0.0.0", ""):
+        ips = [lan_ip(), "127.0.0.1"]
+        ips = list(dict.fromkeys(ips))
+    else:
+        ips = [host]
+    return [f"http://{ip}:{port}/" for ip in ips]
+
+
+def has_display() -> bool:
+    """False on a Linux machine without a graphical session (a server, a CI box)."""
+    if platform.system() != "Linux":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="encyclopedia",
+        description="Encyclopedia Companion: the table app (desktop window, or --web for phones).",
+    )
+    p.add_argument("--web", action="store_true",
+                   help="serve the app to browsers on the local network instead of opening a window")
+    p.add_argument("--port", type=int, default=None,
+                   help=f"web mode: TCP port (default {DEFAULT_PORT}; 0 = any free port)")
+    p.add_argument("--host", default=None,
+                   help=f"web mode: address to listen on (default {DEFAULT_WEB_HOST}: every "
+                        "interface, so phones can connect; 127.0.0.1 keeps it to this machine)")
+    p.add_argument("--data-dir", default=None,
+                   help="folder for saved games and settings (default: the user data folder; "
+                        "same as $ENCYCLOPEDIA_DATA_DIR)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.port is not None and not 0 <= args.port <= 65535:
+        print(f"encyclopedia: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
+        return 2
+    if not args.web and (args.port is not None or args.host is not None):
+        print("encyclopedia: --port and --host only apply with --web", file=sys.stderr)
+        return 2
+    if args.data_dir:
+        data_dir = Path(args.data_dir).expanduser()
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"encyclopedia: cannot use --data-dir {data_dir}: {exc}", file=sys.stderr)
+            return 2
+        os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data_dir.resolve())
+
+    web = args.web
+    if not web and not has_display():
+        print("encyclopedia: no display found, so no window can open; serving to browsers "
+              "instead (same as --web)", file=sys.stderr)
+        web = True
+    if web:
+        return serve_web(args.host or DEFAULT_WEB_HOST,
+                         DEFAULT_PORT if args.port is None else args.port)
+    return open_window()
+
+
+def serve_web(host: str, port: int) -> int:
+    import flet as ft
+
+    from companion.app.shell import app_main, assets_dir, upload_dir
+
+    if port == 0:
+        port = free_port("127.0.0.1" if host in ("127.0.0.1", "localhost") else "0.0.0.0")
+    problem = check_port(host, port)
+    if problem:
+        print(f"encyclopedia: {problem}", file=sys.stderr)
+        return 1
+    # do not pop a browser tab on the serving machine; the address is printed instead
+    os.environ["FLET_FORCE_WEB_SERVER"] = "1"
+    addresses = web_addresses(host, port)
+    print("Encyclopedia Companion is being served. Open on a phone or a browser on the same network:")
+    for url in addresses:
+        print(f"  {url}")
+    print("Press Ctrl+C to stop.", flush=True)
+    ft.run(app_main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True,
+           assets_dir=str(assets_dir()), upload_dir=str(upload_dir()), name="")
+    return 0
+
+
+def open_window() -> int:
+    import flet as ft
+
+    from companion.app.shell import app_main, assets_dir, upload_dir
+
+    ft.run(app_main, assets_dir=str(assets_dir()), upload_dir=str(upload_dir()))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""The Flet side of the app: one page, an app bar, and the current screen drawn from the
+plain-Python controller (``companion.app.controller``). Screens live in ``companion/app/ui/``.
+
+``app_main(page)`` is what ``ft.run`` calls, once per window / browser tab.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import traceback
+from pathlib import Path
+
+import flet as ft
+
+from companion.app.controller import AppController
+from companion.content.paths import user_data_dir
+
+log = logging.getLogger(__name__)
+
+SEED_COLOUR = "#2E7D5B"  # the green of the game's box
+
+
+def assets_dir() -> Path:
+    return Path(__file__).parent / "assets"
+
+
+def upload_dir() -> Path:
+    """Where photos uploaded from phones land before the dice reader reads them."""
+    try:
+        d = user_data_dir(create=True) / "uploads"
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        d = Path(tempfile.gettempdir()) / "encyclopedia-companion-uploads"
+        d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+class Shell:
+    """Draws the current route of ``ctl.nav`` into ``page`` and re-draws on changes."""
+
+    def __init__(self, page: ft.Page, ctl: AppController):
+        self.page = page
+        self.ctl = ctl
+        self.tr = ctl.tr
+        self._screen = None
+
+    def start(self) -> None:
+        page = self.page
+        page.theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
+        page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
+        page.padding = 0
+        page.on_resize = self._on_resize
+        self.ctl.nav.subscribe(lambda route: self.render())
+        self.ctl.subscribe(self._on_change)
+        self.ctl.set_width(page.width)
+        self.render()
+        if self.ctl.prefs_problem:
+            self.toast(self.tr("settings.prefs_unreadable", problem=self.ctl.prefs_problem))
+
+    # -- events --------------------------------------------------------------------------
+    def _on_resize(self, e) -> None:
+        if self.ctl.set_width(e.width):
+            pass  # the controller notified "size": already re-rendered
+
+    def _on_change(self, what: str) -> None:
+        self.render()
+
+    # -- helpers for screens -------------------------------------------------------------
+    def toast(self, text: str, error: bool = False) -> None:
+        bar = ft.SnackBar(ft.Text(text), bgcolor=ft.Colors.ERROR if error else None,
+                          show_close_icon=True, duration=ft.Duration(seconds=6))
+        self.page.show_dialog(bar)
+
+    def update(self) -> None:
+        self.page.update()
+
+    # -- drawing -------------------------------------------------------------------------
+    def render(self) -> None:
+        from companion.app.ui import build_screen
+        from companion.app.ui.common import icon_button
+
+        page, tr, ctl = self.page, self.tr, self.ctl
+        page.title = tr("app.title")
+        page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
+            ctl.prefs.theme, ft.ThemeMode.SYSTEM)
+        try:
+            screen = build_screen(ctl.nav.current, self)
+            body, title, actions = screen.view(), screen.title(), screen.actions()
+        except Exception as exc:  # a screen that cannot draw must not leave a blank page
+            log.error("screen %s failed", ctl.nav.current, exc_info=True)
+            body = ft.Column([
+                ft.Text(tr("app.screen_failed"), size=18, weight=ft.FontWeight.BOLD),
+                ft.Text(f"{type(exc).__name__}: {exc}", selectable=True),
+                ft.Text(traceback.format_exc(limit=3), size=11, selectable=True),
+            ])
+            title, actions, screen = tr("app.title"), [], None
+        self._screen = screen
+        leading = None
+        if ctl.nav.can_go_back:
+            leading = icon_button(ft.Icons.ARROW_BACK, tr("nav.back"), lambda e: ctl.nav.back())
+        theme_button = icon_button(
+            ft.Icons.LIGHT_MODE if self.is_dark() else ft.Icons.DARK_MODE,
+            tr("nav.toggle_theme"),
+            lambda e: ctl.set_theme("light" if self.is_dark() else "dark"),
+        )
+        page.appbar = ft.AppBar(
+            leading=leading, automatically_imply_leading=False,
+            title=ft.Text(title, overflow=ft.TextOverflow.ELLIPSIS),
+            actions=[*actions, theme_button],
+        )
+        width = ctl.width
+        from companion.app import layout
+
+        cw = layout.content_width(width)
+        inner = ft.Container(body, width=cw, padding=ft.Padding.all(12 if ctl.size_class == layout.PHONE else 20))
+        align = ft.CrossAxisAlignment.STRETCH if cw is None else ft.CrossAxisAlignment.CENTER
+        page.controls = [
+            ft.SafeArea(
+                ft.Column([inner], scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=align),
+                expand=True,
+            )
+        ]
+        page.update()
+
+    def is_dark(self) -> bool:
+        theme = self.ctl.prefs.theme
+        if theme == "system":
+            return self.page.platform_brightness == ft.Brightness.DARK
+        return theme == "dark"
+
+
+def app_main(page: ft.Page) -> None:
+    ctl = AppController()
+    Shell(page, ctl).start()

@@ -1,0 +1,85 @@
+import json
+
+import pytest
+
+from companion.app.vm_settings import BoxConstantsForm
+from companion.app.vm_start import saved_games
+from companion.content import board as board_mod
+from companion.store import GameStore
+
+
+def test_form_shows_the_unverified_constants_with_their_defaults(_private_data_dir):
+    form = BoxConstantsForm()
+    assert set(form.keys) == set(board_mod.shipped_unverified_keys())
+    assert form.fields["starting_coins"].text == "[1, 2, 3, 4]"
+    assert all(f.is_default for f in form.fields.values())
+    assert form.error is None
+
+
+def test_saving_a_correction_writes_only_the_changed_key(_private_data_dir):
+    form = BoxConstantsForm()
+    form.set_text("starting_coins", "[0, 1, 2, 3]")
+    assert form.save() is True and form.error is None
+    data = json.loads((_private_data_dir / "board.json").read_text())
+    assert {k: v for k, v in data.items() if not k.startswith("_")} == {"starting_coins": [0, 1, 2, 3]}
+    assert board_mod.default_board().starting_coins == (0, 1, 2, 3)  # the engine reads it
+    assert BoxConstantsForm().fields["starting_coins"].text == "[0, 1, 2, 3]"
+
+
+@pytest.mark.parametrize("key,text,words", [
+    ("starting_coins", "[1, 2, 3]", "one entry per seat"),
+    ("starting_coins", "[1, 2,", "not a valid value"),
+    ("reputation_track_length", "10", "beyond the track"),
+])
+def test_a_bad_value_is_refused_with_the_reason_and_nothing_is_written(_private_data_dir, key, text, words):
+    form = BoxConstantsForm()
+    form.set_text(key, text)
+    assert form.save() is False
+    assert words in form.error
+    assert not (_private_data_dir / "board.json").exists()
+
+
+def test_bad_value_error_lands_on_its_field(_private_data_dir):
+    form = BoxConstantsForm()
+    form.set_text("starting_coins", "[1, 2, 3]")
+    form.save()
+    assert "one entry per seat" in form.fields["starting_coins"].error
+    assert form.fields["research_vp"].error is None
+
+
+def test_back_to_defaults_removes_the_override(_private_data_dir):
+    form = BoxConstantsForm()
+    form.set_text("research_vp", '{"1": 0, "2": 1, "3": 3, "4": 6}')
+    assert form.save()
+    assert (_private_data_dir / "board.json").exists()
+    form.reset("research_vp")
+    assert form.save()
+    assert not (_private_data_dir / "board.json").exists()
+    assert board_mod.default_board().research_vp[4] == 5
+
+
+def test_a_broken_override_file_is_reported_not_fatal(_private_data_dir):
+    (_private_data_dir / "board.json").write_text('{"rounds": 7}')
+    form = BoxConstantsForm()
+    assert "cannot be overridden" in form.error
+    assert form.fields["starting_coins"].text == "[1, 2, 3, 4]"
+
+
+def test_unknown_key_is_refused():
+    with pytest.raises(KeyError):
+        BoxConstantsForm().set_text("rounds", "7")
+
+
+def test_saved_games_listing(_private_data_dir):
+    assert saved_games() == ([], [], None)
+    store = GameStore()
+    store.create(meta={"title": "Friday", "seats": [{"name": "Ann"}, {"name": "Automa"}], "round": 3},
+                 actions=[{"type": "x"}])
+    (store.games_dir / "junk.sqlite").write_bytes(b"not a database")
+    games, broken, problem = saved_games()
+    assert problem is None
+    assert len(games) == 1
+    g = games[0]
+    assert (g.title, g.seats, g.round, g.actions) == ("Friday", "Ann, Automa", 3, 1)
+    assert len(g.when) == 16  # "YYYY-MM-DD HH:MM"
+    assert [b.file_name for b in broken] == ["junk.sqlite"]

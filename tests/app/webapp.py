@@ -1,0 +1,128 @@
+"""Helpers to run the web app in a subprocess and drive it with headless Chromium.
+
+Used by the end-to-end test, the start-up benchmark and the screenshot script. Chromium is
+Debian's ``/usr/bin/chromium`` driven by the ``playwright`` package (never a downloaded browser).
+Flutter draws on a canvas; its semantics tree (enabled by clicking the hidden
+``flt-semantics-placeholder``) exposes buttons and fields by role and name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def missing_requirements() -> str | None:
+    """Why the browser tests cannot run here, or ``None``."""
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is not installed (apt-get install chromium; .ci/run does it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed (pip install -e '.[dev]')"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise RuntimeError(f"the app exited with code {proc.returncode}:\n{out}")
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise TimeoutError(f"the app did not listen on port {port} within {timeout:.0f} s")
+
+
+@contextmanager
+def running_app(data_dir: Path | None = None, port: int | None = None, env: dict | None = None):
+    """Start ``encyclopedia --web`` on localhost; yields ``(url, proc)``; stops it afterwards."""
+    port = port or free_port()
+    own_dir = None
+    if data_dir is None:
+        own_dir = Path(tempfile.mkdtemp(prefix="enc-app-"))
+        data_dir = own_dir
+    cmd = [sys.executable, "-m", "companion.app.launch", "--web", "--host", "127.0.0.1",
+           "--port", str(port), "--data-dir", str(data_dir)]
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    proc = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_for_port(port, proc)
+        yield f"http://127.0.0.1:{port}/", proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if own_dir:
+            shutil.rmtree(own_dir, ignore_errors=True)
+
+
+@contextmanager
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    user_dir = tempfile.mkdtemp(prefix="enc-chromium-")
+    with sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            user_dir, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport={"width": 412, "height": 860},
+        )
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+            shutil.rmtree(user_dir, ignore_errors=True)
+
+
+def open_app(ctx, url: str, width: int = 412, height: int = 860, timeout_ms: int = 30000):
+    """A new tab on the app with the semantics tree switched on."""
+    page = ctx.new_page()
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    enable_semantics(page, timeout_ms)
+    return page
+
+
+def enable_semantics(page, timeout_ms: int = 30000) -> None:
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=timeout_ms)
+    page.locator("flt-semantics-placeholder").evaluate("e => e.click()")
+
+
+def button(page, name: str, exact: bool = True):
+    return page.get_by_role("button", name=name, exact=exact)
+
+
+def textbox(page, name: str):
+    return page.get_by_role("textbox", name=name, exact=True)
+
+
+def settle(page, ms: int = 600) -> None:
+    """Flutter paints a frame or two after the semantics tree changes: wait before a screenshot."""
+    page.wait_for_timeout(ms)
