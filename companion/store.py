@@ -615,7 +615,7 @@ class GameStore:
     # -- creating -----------------------------------------------------------------------------
 
     def create(self, meta: Mapping[str, Any] | None = None, actions: Iterable[dict] = (),
-               game_id: str | None = None) -> GameLog:
+               game_id: str | None = None, created: str | None = None) -> GameLog:
         """Create a new game (optionally with its first actions, written in the same step) and
         return it open. The file appears under its final name complete or not at all. With an
         explicit ``game_id`` that exists already, :class:`GameExistsError`; never overwrites."""
@@ -633,7 +633,7 @@ class GameStore:
         self._remove_stale_temp_files()
         tmp = self.games_dir / f"{_TMP_PREFIX}{secrets.token_hex(8)}{GAME_SUFFIX}"
         try:
-            self._build_file(tmp, meta, actions)
+            self._build_file(tmp, meta, actions, created)
             for _attempt in range(20):
                 gid = game_id if explicit else _new_game_id()
                 final = self.path_of(gid)
@@ -662,7 +662,7 @@ class GameStore:
         return self.open(gid)
 
     @staticmethod
-    def _build_file(tmp: Path, meta: dict, actions: list[dict]) -> None:
+    def _build_file(tmp: Path, meta: dict, actions: list[dict], created: str | None = None) -> None:
         stamp = _now()
         conn = sqlite3.connect(tmp, isolation_level=None)
         try:
@@ -677,7 +677,7 @@ class GameStore:
             for statement in _SCHEMA_STATEMENTS:
                 conn.execute(statement)
             full_meta = {"title": "", **meta, "format": EXPORT_FORMAT, "schema": SCHEMA_VERSION,
-                         "created": stamp, "updated": stamp}
+                         "created": created or stamp, "updated": stamp}
             GameLog._write_meta(conn, full_meta)
             conn.executemany("INSERT INTO log (seq, kind, action, ref, at) VALUES (?, 'do', ?, NULL, ?)",
                              [(i + 1, _dumps(a), stamp) for i, a in enumerate(actions)])
@@ -901,15 +901,18 @@ class GameStore:
         raise to refuse the actions (the session replays them through the engine). Keeps the
         exported id when it is free, otherwise takes a fresh one; never overwrites a game."""
         doc_id, meta, actions = parse_export(document)
+        created = document.get("meta", {}).get("created")  # the game keeps its creation time
+        created = created if isinstance(created, str) and len(created) <= 40 else None
+        meta["imported"] = _now()
         if check is not None:
             check(actions)
         wanted = game_id or doc_id
         if wanted is not None and not self.exists(wanted):
             try:
-                return self.create(meta, actions, game_id=wanted)
+                return self.create(meta, actions, game_id=wanted, created=created)
             except GameExistsError:  # taken in the meantime
                 pass
-        return self.create(meta, actions)
+        return self.create(meta, actions, created=created)
 
     def import_file(self, path: str | os.PathLike[str],
                     check: Callable[[list[dict]], None] | None = None) -> GameLog:

@@ -35,6 +35,9 @@ def test_sigkill_mid_game_loses_no_confirmed_step(tmp_path, kill_after):
     last = confirmed[-1]
     assert last >= kill_after
 
+    # the child never closed the game: its last steps are only in the WAL, which the reopen
+    # has to verify read-only and recover
+    assert store.path_of(gid).with_name(f"{gid}.sqlite-wal").stat().st_size > 0
     with store.open(gid) as again:
         steps = len(again.entries) - 1  # minus the set-up entry
         # everything confirmed is there; at most one more step was committed but not yet

@@ -269,6 +269,8 @@ def test_export_then_import_gives_identical_actions_and_meta(store, tmp_path):
     assert imported.game_id == log.game_id  # free in that folder: kept
     assert imported.actions() == doc["actions"]
     assert imported.meta["title"] == "Export me" and imported.meta["seats"] == doc["meta"]["seats"]
+    assert imported.meta["created"] == doc["meta"]["created"]  # the game keeps its age
+    assert imported.meta["imported"] >= doc["exported"]
     assert not imported.can_redo
     imported.close()
 
@@ -339,3 +341,21 @@ def test_a_strange_id_in_an_export_is_replaced_not_used_as_a_path(store):
     log = store.import_game(doc)
     assert log.path.parent == store.games_dir and "/" not in log.game_id
     log.close()
+
+
+def test_a_data_folder_with_spaces_hash_and_accents(tmp_path):
+    store = GameStore(tmp_path / "Mes parties #1 (été) 100%")
+    log = store.create({"title": "ok"}, [act(0)])
+    log.append(act(1))
+    log.close()
+    assert [g.title for g in store.list_games().games] == ["ok"]
+    with store.open(log.game_id) as again:
+        assert again.actions() == [act(0), act(1)]
+
+
+def test_default_folder_comes_from_the_user_data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(tmp_path / "from-env"))
+    store = GameStore()
+    assert store.games_dir == tmp_path / "from-env" / "games"
+    store.create({}, [act(0)]).close()
+    assert len(store.list_games().games) == 1
