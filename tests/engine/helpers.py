@@ -148,3 +148,44 @@ def hand(st: State, seat: int, die, owner=None, slot=0):
     st.bag[die[0]] -= 1
     s.slots[slot].insert(0, tuple(die))
     apply(st, TakeDie(seat, owner, slot, 0))
+
+
+def first_die(st: State, seat: int):
+    """(owner, slot, index) of the seat's own leftmost die, else anyone's."""
+    s = st.seats[seat]
+    for sl, dice in enumerate(s.slots):
+        if dice:
+            return seat, sl, 0
+    for si, x in enumerate(st.seats):
+        for sl, dice in enumerate(x.slots):
+            if dice:
+                return si, sl, 0
+    raise AssertionError("no die on any board")
+
+
+def bank_turns(st: State, until=("seal_action", "reveal_round_token", "game_over", "reveal_expert"), table=None):
+    """Every seat takes a die (its own first) and goes to the Bank (automas: their row) until
+    ``until``; the table's inputs in between are answered by ``table``."""
+    from companion.actions import AutomaAction, Bank, Pass, TakeDie
+    from companion.queries import automa_expedition_continent, automa_row
+
+    while True:
+        p = st.pending
+        if p.kind in until:
+            return p
+        if p.kind == "take_die":
+            apply(st, TakeDie(p.seat, *first_die(st, p.seat)))
+        elif p.kind == "action":
+            if st.seats[p.seat].kind == "automa":
+                row = automa_row(st, p.seat)
+                apply(st, AutomaAction(p.seat, automa_expedition_continent(st, p.seat) if row["kind"] == "expedition" else None))
+            else:
+                apply(st, Bank(p.seat))
+        elif p.kind == "seal_action":
+            apply(st, Pass(p.seat))
+        elif table is not None:
+            p2 = table.run(stop=("take_die", "action", "seal_action") + tuple(until))
+            if p2.kind == p.kind:
+                raise AssertionError(f"stuck at {p}")
+        else:
+            raise AssertionError(f"unexpected pending {p}")
