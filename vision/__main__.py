@@ -5,7 +5,8 @@
     python -m vision calibrate PHOTO --colours red,yellow,purple,blue,green
     python -m vision calibrate PHOTO [PHOTO ...] --colour blue
     python -m vision calibrate --show | --clear
-    python -m vision bench [--synthetic-count N] [--seed S] [--real DIR] [--json]
+    python -m vision bench [--synthetic-count N] [--seed S] [--sizes webcam|vga|mixed|phone]
+                           [--real DIR | --no-real] [--speed-runs N] [--json]
 
 Common options: ``--backend auto|onnxruntime|opencv``, ``--model-dir DIR``, ``--threads N``,
 ``--calibration FILE`` (default: the profile's calibration), ``--no-calibration``.
@@ -79,10 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="accuracy and speed on held-out synthetic scenes and real photos")
     p.add_argument("--synthetic-count", type=int, default=None, help="synthetic scenes to render (default 300)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the held-out synthetic set")
+    p.add_argument("--seed", type=int, default=None, help="seed of the held-out synthetic set (default 424242)")
+    p.add_argument("--sizes", default=None, help="synthetic image sizes: webcam (default), vga, mixed, phone")
     p.add_argument("--real", type=Path, default=None, help="real-dice dataset folder (default ../shared/datasets/real-dice)")
     p.add_argument("--no-real", action="store_true", help="skip the real photos")
     p.add_argument("--speed-runs", type=int, default=None, help="timed reads of the 640x480 8-dice scene")
+    p.add_argument("--awkward", action="store_true", help="also time the awkward inputs (empty, text, huge, ...)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     _common(p, calibration=False)
     return parser

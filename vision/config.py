@@ -54,7 +54,9 @@ class ImageLimits:
     """Loading limits: what is decoded, how large the working copy is."""
 
     # The working copy's longer side; larger images are downscaled (boxes map back exactly).
-    work_max_side: int = 2048
+    # 4096 keeps a 4032x3024 phone photo at full resolution (the classifier crops each die from
+    # the image it is given, so pips stay readable) while bounding a 10000x10000 image.
+    work_max_side: int = 4096
     # Refuse to decode more pixels than this (checked from the header when the format allows).
     # JPEGs above it are decoded at 1/2, 1/4 or 1/8 scale instead (libjpeg DCT scaling).
     max_decode_pixels: int = 120_000_000

@@ -6,7 +6,7 @@
   white, as an image viewer shows it).
 * Huge images are downscaled early: the size is read from the header before decoding (JPEG, PNG,
   BMP, GIF, WebP); a JPEG is decoded at 1/2, 1/4 or 1/8 scale by libjpeg when that still leaves
-  at least the working size; other formats above ``ImageLimits.max_decode_pixels`` are refused.
+  at least half the working size; other formats above ``ImageLimits.max_decode_pixels`` are refused.
   The working copy's longer side is at most ``ImageLimits.work_max_side``.  ``LoadedImage``
   keeps the scale so boxes map back to original pixels exactly.
 * A truncated JPEG is decoded as far as its data goes (the rest is grey) with a warning; other
@@ -289,8 +289,10 @@ def _decode_bytes(data: bytes, limits: ImageLimits) -> LoadedImage:
             raise ImageLoadError(f"JPEG header declares an empty image ({w}x{h})")
         factor = 1
         if w and h:
+            # DCT scaling is far cheaper than decoding in full and resizing: use it while the
+            # decoded image keeps at least half the working size
             while factor < 8 and (
-                max(w, h) / (factor * 2) >= limits.work_max_side
+                max(w, h) / (factor * 2) >= limits.work_max_side / 2
                 or w * h / (factor * factor) > limits.max_decode_pixels
             ):
                 factor *= 2

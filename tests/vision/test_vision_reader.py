@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.config import DEFAULT_READER, ReaderConfig
+from vision.config import DEFAULT_READER, ImageLimits, ReaderConfig
 from vision.reader import DiceReader, ReadResult, decide
 from vision_testutil import FakeDiceModel, FakeRawDie, make_scene
 
@@ -66,16 +66,16 @@ def test_reads_from_path_and_bytes_alike(tmp_path: Path) -> None:
 
 
 def test_boxes_are_in_original_pixels_when_the_image_is_downscaled() -> None:
-    img, truth = make_scene(ALL[:3], size=(640, 480), die=60)
-    big = cv2.resize(img, (3200, 2400), interpolation=cv2.INTER_NEAREST)  # 5x
+    img, truth = make_scene(ALL[:3], size=(320, 240), die=30)
+    big = cv2.resize(img, (3200, 2400), interpolation=cv2.INTER_NEAREST)  # 10x
     model = FakeDiceModel()
-    result = DiceReader(model).read(big)
+    result = DiceReader(model, limits=ImageLimits(work_max_side=1280)).read(big)
     assert result.image_size == (3200, 2400)
     for d, t in zip(result.dice, truth):
-        expected = [5 * v for v in t["box"]]
+        expected = [10 * v for v in t["box"]]
         assert d.colour == t["colour"] and d.value == t["value"]
         assert all(isinstance(v, int) for v in d.box)
-        assert np.abs(np.array(d.box) - expected).max() <= 4  # one working pixel = 1.5625 px
+        assert np.abs(np.array(d.box) - expected).max() <= 5  # one working pixel = 2.5 px
 
 
 def test_nothing_found_is_an_empty_result_not_an_error() -> None:
@@ -168,7 +168,7 @@ def test_json_contract_keys_and_types() -> None:
 def test_model_sees_the_working_image_only() -> None:
     model = ScriptedModel([])
     DiceReader(model).read(np.zeros((5000, 2500, 3), np.uint8))
-    assert model.seen_shapes == [(2048, 1024, 3)]
+    assert model.seen_shapes == [(4096, 2048, 3)]
 
 
 def test_ms_is_measured_with_the_injected_clock() -> None:

@@ -156,10 +156,14 @@ class FakeDiceModel:
             inside = labels[y : y + h, x : x + w] == i
             lab_roi = lab_img[y : y + h, x : x + w]
             body_lab = np.median(lab_roi[inside], axis=0)
-            # pips: lighter than the body and far from its colour
-            pip = inside & (np.linalg.norm(lab_roi - body_lab, axis=2) > 25) & (lab_roi[..., 0] > body_lab[0])
-            m, _, pst, _ = cv2.connectedComponentsWithStats(pip.astype(np.uint8), connectivity=8)
-            pips = sum(1 for j in range(1, m) if pst[j, 4] >= 3)
+            # pips: lighter than the body, far from its colour, above half-way to the lightest
+            light = lab_roi[..., 0]
+            half = body_lab[0] + 0.5 * (float(light[inside].max()) - body_lab[0])
+            pip = inside & (np.linalg.norm(lab_roi - body_lab, axis=2) > 25) & (light > half)
+            pip = cv2.morphologyEx(pip.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+            m, _, pst, _ = cv2.connectedComponentsWithStats(pip, connectivity=8)
+            pips = sum(1 for j in range(1, m) if pst[j, 4] >= max(3, 0.004 * area))
+            pip = pip.astype(bool)
             if 1 <= pips <= 6:
                 value_probs = tuple(0.96 if v == pips else 0.008 for v in range(1, 7))
             else:

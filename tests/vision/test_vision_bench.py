@@ -1,0 +1,148 @@
+"""Benchmark plumbing: matching, scoring, the real-dataset reader, the CLI (fake model)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from vision.__main__ import main
+from vision.bench import (
+    Tally,
+    match_by_centre,
+    match_by_iou,
+    read_yolo_labels,
+    real_splits,
+    score_real_image,
+    score_synthetic_image,
+)
+from vision.reader import DiceReader, Die
+from vision_testutil import REAL_DICE, FakeDiceModel, make_scene
+
+
+class T:  # a synthetic ground-truth die (the fields bench uses)
+    def __init__(self, colour, value, box, partial=False):
+        self.colour, self.value, self.box, self.partial = colour, value, box, partial
+
+
+def die(colour, value, box, unsure=False):
+    return Die(colour=colour, value=value, box=box, confidence=0.5 if unsure else 0.99, unsure=unsure)
+
+
+def test_iou_matching_is_one_to_one_best_first() -> None:
+    preds = [(0, 0, 10, 10), (1, 1, 10, 10), (50, 50, 10, 10)]
+    truths = [(1, 1, 10, 10), (100, 100, 5, 5)]
+    assert match_by_iou(preds, truths) == [(1, 0)]
+
+
+def test_centre_matching_nearest_first() -> None:
+    preds = [(0, 0, 40, 40), (30, 0, 40, 40)]
+    centres = [(35, 20), (10, 20)]
+    assert sorted(match_by_centre(preds, centres)) == [(0, 1), (1, 0)]
+    assert match_by_centre([(0, 0, 5, 5)], [(50, 50)]) == []
+
+
+def test_synthetic_scoring() -> None:
+    truths = [T("red", 3, (0, 0, 20, 20)), T("other", 5, (40, 0, 20, 20)), T("blue", 2, (80, 0, 20, 20), partial=True),
+              T("green", 6, (0, 40, 20, 20))]
+    dice = [
+        die("red", 3, (1, 1, 20, 20)),  # right
+        die("unknown", 5, (40, 0, 20, 20)),  # "other" read as unknown: right
+        die("blue", 4, (80, 0, 20, 20)),  # on a partial die: not scored
+        die("green", 5, (0, 40, 20, 20)),  # wrong value, confident
+        die("yellow", 1, (200, 200, 20, 20), unsure=True),  # false detection, unsure
+    ]
+    t = Tally()
+    score_synthetic_image(t, dice, truths, "x")
+    s = t.summary()
+    assert s["dice"] == 3 and s["predictions"] == 4
+    assert s["recall"] == 1.0
+    assert s["false_detections"] == 1 and s["false_detection_rate"] == 0.25
+    assert s["value_accuracy"] == pytest.approx(2 / 3, abs=1e-4)
+    assert s["colour_accuracy"] == 1.0
+    assert s["read_right"] == pytest.approx(2 / 3, abs=1e-4)
+    assert s["all_dice_right_images"] == 0.0
+    assert s["confident_reads"] == 3 and s["confident_wrong"] == 1
+    assert s["confident_wrong_examples"][0]["truth"] == {"colour": "green", "value": 6}
+
+
+def test_a_missed_die_makes_the_image_wrong() -> None:
+    t = Tally()
+    score_synthetic_image(t, [die("red", 3, (0, 0, 20, 20))], [T("red", 3, (0, 0, 20, 20)), T("red", 1, (50, 50, 20, 20))])
+    s = t.summary()
+    assert s["recall"] == 0.5 and s["all_dice_right_images"] == 0.0 and s["read_right"] == 0.5
+
+
+def test_real_scoring_value_only() -> None:
+    t = Tally()
+    labels = [(4, 15.0, 15.0), (2, 115.0, 15.0)]
+    score_real_image(t, [die("unknown", 4, (0, 0, 30, 30)), die("unknown", 3, (100, 0, 30, 30))], labels)
+    s = t.summary(with_colour=False)
+    assert s["recall"] == 1.0 and s["value_accuracy"] == 0.5 and s["colour_accuracy"] is None
+
+
+def write_fake_real_dataset(root: Path) -> Path:
+    ds = root / "fake-white"
+    for split, scenes in {"valid": [[("red", 2), ("blue", 5)], [("green", 6)]]}.items():
+        (ds / "images" / split).mkdir(parents=True)
+        (ds / "labels" / split).mkdir(parents=True)
+        for k, scene in enumerate(scenes):
+            img, truth = make_scene(scene, seed=k)
+            h, w = img.shape[:2]
+            cv2.imwrite(str(ds / "images" / split / f"s{k}.jpg"), img)
+            lines = []
+            for t in truth:
+                x, y, bw, bh = t["box"]
+                lines.append(f"{t['value'] - 1} {(x + bw / 2) / w} {(y + bh / 2) / h} {0.5 * bw / w} {0.5 * bh / h}")
+            (ds / "labels" / split / f"s{k}.txt").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_bench_cli_on_a_fake_real_dataset(tmp_path: Path) -> None:
+    root = write_fake_real_dataset(tmp_path / "real")
+    assert list(real_splits(root)) == ["fake-white/valid"]
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bench", "--synthetic-count", "0", "--real", str(root), "--speed-runs", "0", "--json"],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 0, err.getvalue()
+    report = json.loads(out.getvalue())
+    real = report["real"]["fake-white/valid"]
+    assert real["images"] == 2 and real["dice"] == 3
+    assert real["recall"] == 1.0 and real["value_accuracy"] == 1.0 and real["false_detections"] == 0
+    assert real["all_dice_right_images"] == 1.0
+    assert "synthetic" not in report
+
+
+def test_bench_cli_synthetic_and_speed_table(tmp_path: Path) -> None:
+    pytest.importorskip("vision.synth")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bench", "--synthetic-count", "2", "--sizes", "vga", "--no-real", "--speed-runs", "1"],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 0, err.getvalue()
+    text = out.getvalue()
+    assert "synthetic seed 424242 (vga)" in text
+    for label in ("recall", "false detections", "value accuracy", "colour accuracy", "all dice right, per image",
+                  "wrong among confident", "median ms per image"):
+        assert label in text
+    assert "speed: median" in text and "model size:" in text
+
+
+def test_yolo_labels(tmp_path: Path) -> None:
+    p = tmp_path / "a.txt"
+    p.write_text("0 0.5 0.5 0.1 0.1\n5 0.25 0.75 0.1 0.1\n\n")
+    assert read_yolo_labels(p, 640, 480) == [(1, 320.0, 240.0), (6, 160.0, 360.0)]
+    assert read_yolo_labels(tmp_path / "missing.txt", 640, 480) == []
+
+
+def test_real_dataset_layout_when_present() -> None:
+    if not REAL_DICE.is_dir():
+        pytest.skip("../shared/datasets/real-dice is absent (a fresh clone has no ../shared)")
+    splits = real_splits(REAL_DICE)
+    assert {"matteo-white/train", "matteo-white/valid"} <= set(splits)
+    img, label = splits["matteo-white/valid"][0]
+    assert img.exists() and label.exists()
+    for value, cx, cy in read_yolo_labels(label, 640, 480):
+        assert 1 <= value <= 6 and 0 <= cx <= 640 and 0 <= cy <= 480

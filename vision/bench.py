@@ -1,0 +1,519 @@
+"""Benchmark: accuracy on a held-out synthetic set and on real photos, speed, model size.
+
+    python -m vision bench [--synthetic-count N] [--seed S] [--sizes webcam|vga|mixed|phone]
+                           [--real DIR | --no-real] [--speed-runs N] [--backend B] [--json]
+
+Synthetic (``vision.synth.render_indexed(seed, i, sizes)``; seed 424242 is the held-out seed
+that training never uses, docs/vision-model.md).  Predictions are matched to the ground-truth
+dice greedily by IoU of the whole-die boxes (>= ``MATCH_IOU``).  Dice partly out of frame
+(``partial``) are not scored: a detection on one is neither a hit nor a false detection.
+"other" dice (not Encyclopedia colours) are expected as colour "unknown".
+
+Real photos (``../shared/datasets/real-dice/matteo-white``, white dice, value only): labels are
+boxes around the pip pattern, so a prediction matches a label when the predicted box contains
+the label's centre (nearest centres first).  Reported per split (``valid`` is the fair one if
+the model was fine-tuned on ``train``; the two splits share near-duplicate scenes).
+
+Figures: recall, false detections, value accuracy, colour accuracy, dice read right (colour
+AND value, over all scored dice, so misses count as wrong), all-dice-right rate per image,
+wrong reads among the confident (not unsure) ones, unsure share, median ms per 640x480 image
+with 8 dice on one core (JPEG bytes in, dice out; the process is pinned to one CPU and OpenCV
+and onnxruntime use one thread), and the model files' size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence, TextIO
+
+import cv2
+import numpy as np
+
+HELD_OUT_SEED = 424242  # docs/vision-model.md: never used for training
+SPEED_SEED = 424243  # the 8-dice 640x480 speed scene (also not a training seed)
+DEFAULT_COUNT = 300
+DEFAULT_SIZES = "webcam"
+DEFAULT_SPEED_RUNS = 50
+MATCH_IOU = 0.3
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_REAL = REPO.parent / "shared" / "datasets" / "real-dice"
+
+
+# ------------------------------------------------------------------------------------------
+# Matching and tallies (pure; tested)
+# ------------------------------------------------------------------------------------------
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ax, ay, aw, ah = (float(v) for v in a)
+    bx, by, bw, bh = (float(v) for v in b)
+    ix = max(0.0, min(ax + aw, bx + bw) - max(ax, bx))
+    iy = max(0.0, min(ay + ah, by + bh) - max(ay, by))
+    inter = ix * iy
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match_by_iou(preds: Sequence[Sequence[float]], truths: Sequence[Sequence[float]], min_iou: float = MATCH_IOU):
+    """Greedy one-to-one matching, highest IoU first. Returns [(pred_i, truth_i)]."""
+    pairs = []
+    for i, p in enumerate(preds):
+        for j, t in enumerate(truths):
+            v = iou(p, t)
+            if v >= min_iou:
+                pairs.append((v, i, j))
+    pairs.sort(reverse=True)
+    used_p: set[int] = set()
+    used_t: set[int] = set()
+    out = []
+    for _, i, j in pairs:
+        if i not in used_p and j not in used_t:
+            used_p.add(i)
+            used_t.add(j)
+            out.append((i, j))
+    return out
+
+
+def match_by_centre(preds: Sequence[Sequence[float]], centres: Sequence[tuple[float, float]]):
+    """A prediction matches a label when its box contains the label's centre; nearest centres
+    first, one to one. Returns [(pred_i, label_j)]."""
+    pairs = []
+    for i, (x, y, w, h) in enumerate(preds):
+        pcx, pcy = x + w / 2, y + h / 2
+        for j, (cx, cy) in enumerate(centres):
+            if x <= cx <= x + w and y <= cy <= y + h:
+                pairs.append((float(np.hypot(pcx - cx, pcy - cy)), i, j))
+    pairs.sort()
+    used_p: set[int] = set()
+    used_t: set[int] = set()
+    out = []
+    for _, i, j in pairs:
+        if i not in used_p and j not in used_t:
+            used_p.add(i)
+            used_t.add(j)
+            out.append((i, j))
+    return out
+
+
+@dataclass
+class Tally:
+    images: int = 0
+    failed_images: int = 0  # the reader returned an error
+    truths: int = 0  # scored ground-truth dice
+    predictions: int = 0  # predictions, excluding those on unscored (partial) dice
+    matched: int = 0
+    value_right: int = 0
+    colour_right: int = 0
+    both_right: int = 0
+    false_detections: int = 0
+    confident: int = 0  # scored predictions not flagged unsure
+    confident_wrong: int = 0  # ... that were wrong (value/colour) or not a die
+    unsure: int = 0
+    images_all_right: int = 0
+    ms: list[float] = field(default_factory=list)
+    wrong_confident_examples: list[dict] = field(default_factory=list)
+
+    def add_image(self, all_right: bool) -> None:
+        self.images += 1
+        self.images_all_right += int(all_right)
+
+    def summary(self, with_colour: bool = True) -> dict[str, Any]:
+        def rate(n: int, d: int) -> float | None:
+            return round(n / d, 5) if d else None
+
+        out = {
+            "images": self.images,
+            "failed_images": self.failed_images,
+            "dice": self.truths,
+            "predictions": self.predictions,
+            "recall": rate(self.matched, self.truths),
+            "false_detections": self.false_detections,
+            "false_detection_rate": rate(self.false_detections, self.predictions),
+            "value_accuracy": rate(self.value_right, self.matched),
+            "colour_accuracy": rate(self.colour_right, self.matched) if with_colour else None,
+            "read_right": rate(self.both_right if with_colour else self.value_right, self.truths),
+            "all_dice_right_images": rate(self.images_all_right, self.images),
+            "confident_reads": self.confident,
+            "confident_wrong": self.confident_wrong,
+            "unsure_share": rate(self.unsure, self.predictions),
+            "median_ms": round(statistics.median(self.ms), 2) if self.ms else None,
+        }
+        if self.wrong_confident_examples:
+            out["confident_wrong_examples"] = self.wrong_confident_examples[:20]
+        return out
+
+
+def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[Any], name: str = "") -> None:
+    """Add one synthetic image's reads (``reader.Die``) vs ground truth (``synth.DieTruth``)."""
+    pairs = match_by_iou([d.box for d in dice], [t.box for t in truths])
+    matched_p = {i for i, _ in pairs}
+    all_right = True
+    scored_truths = [t for t in truths if not t.partial]
+    tally.truths += len(scored_truths)
+    hits = 0
+    for i, j in pairs:
+        t, d = truths[j], dice[i]
+        if t.partial:
+            continue  # a die partly out of frame is neither a hit nor a false detection
+        hits += 1
+        tally.predictions += 1
+        tally.matched += 1
+        want_colour = "unknown" if t.colour == "other" else t.colour
+        v_ok = d.value == t.value
+        c_ok = d.colour == want_colour
+        tally.value_right += v_ok
+        tally.colour_right += c_ok
+        tally.both_right += v_ok and c_ok
+        all_right &= v_ok and c_ok
+        _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value})
+    for i, d in enumerate(dice):
+        if i in matched_p:
+            continue
+        tally.predictions += 1
+        tally.false_detections += 1
+        all_right = False
+        _count_confidence(tally, d, False, name, None)
+    all_right &= hits == len(scored_truths)
+    tally.add_image(all_right)
+
+
+def _count_confidence(tally: Tally, d: Any, right: bool, name: str, truth: dict | None) -> None:
+    if d.unsure:
+        tally.unsure += 1
+        return
+    tally.confident += 1
+    if not right:
+        tally.confident_wrong += 1
+        tally.wrong_confident_examples.append(
+            {"image": name, "read": d.to_json(), "truth": truth if truth is not None else "not a die"}
+        )
+
+
+def score_real_image(tally: Tally, dice: Sequence[Any], labels: Sequence[tuple[int, float, float]], name: str = "") -> None:
+    """labels: (value, centre_x, centre_y) in pixels. Value only (the dice are white)."""
+    pairs = match_by_centre([d.box for d in dice], [(cx, cy) for _, cx, cy in labels])
+    matched_p = {i for i, _ in pairs}
+    tally.truths += len(labels)
+    tally.predictions += len(dice)
+    all_right = len(pairs) == len(labels) and len(dice) == len(labels)
+    for i, j in pairs:
+        v_ok = dice[i].value == labels[j][0]
+        tally.matched += 1
+        tally.value_right += v_ok
+        all_right &= v_ok
+        _count_confidence(tally, dice[i], v_ok, name, {"value": labels[j][0]})
+    for i, d in enumerate(dice):
+        if i not in matched_p:
+            tally.false_detections += 1
+            _count_confidence(tally, d, False, name, None)
+    tally.add_image(all_right)
+
+
+# ------------------------------------------------------------------------------------------
+# Runs
+# ------------------------------------------------------------------------------------------
+
+
+def bench_synthetic(reader: Any, count: int, seed: int, sizes: str, progress: TextIO | None = None) -> dict[str, Any]:
+    from vision.synth import render_indexed
+
+    tally = Tally()
+    for i in range(count):
+        img, truths, _ = render_indexed(seed, i, sizes)
+        result = reader.read(img)
+        if result.error is not None:
+            tally.failed_images += 1
+        tally.ms.append(result.ms)
+        score_synthetic_image(tally, result.dice, truths, name=f"seed {seed} scene {i}")
+        if progress is not None and (i + 1) % 50 == 0:
+            progress.write(f"  synthetic {i + 1}/{count}\n")
+            progress.flush()
+    out = tally.summary(with_colour=True)
+    out.update({"seed": seed, "sizes": sizes})
+    return out
+
+
+def read_yolo_labels(path: Path, width: int, height: int) -> list[tuple[int, float, float]]:
+    """YOLO ``class cx cy w h`` (normalised) -> [(value = class + 1, cx px, cy px)]."""
+    out = []
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        cls, cx, cy = int(float(parts[0])), float(parts[1]), float(parts[2])
+        out.append((cls + 1, cx * width, cy * height))
+    return out
+
+
+def real_splits(root: Path) -> dict[str, list[tuple[Path, Path]]]:
+    """{split: [(image, label)]} for every dataset folder under ``root`` with images/ labels/."""
+    splits: dict[str, list[tuple[Path, Path]]] = {}
+    if not root.is_dir():
+        return splits
+    for ds in sorted(p for p in root.iterdir() if (p / "images").is_dir()):
+        for split_dir in sorted(p for p in (ds / "images").iterdir() if p.is_dir()):
+            pairs = []
+            for img in sorted(split_dir.iterdir()):
+                if img.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"):
+                    pairs.append((img, ds / "labels" / split_dir.name / (img.stem + ".txt")))
+            if pairs:
+                splits[f"{ds.name}/{split_dir.name}"] = pairs
+    return splits
+
+
+def bench_real(reader: Any, root: Path) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for split, pairs in real_splits(root).items():
+        tally = Tally()
+        for img_path, label_path in pairs:
+            result = reader.read(img_path)
+            if result.error is not None:
+                tally.failed_images += 1
+                tally.add_image(False)
+                continue
+            tally.ms.append(result.ms)
+            w, h = result.image_size
+            score_real_image(tally, result.dice, read_yolo_labels(label_path, w, h), name=img_path.name)
+        results[split] = tally.summary(with_colour=False)
+    return results
+
+
+def speed_scene() -> tuple[bytes, int]:
+    """A 640x480 synthetic scene with 8 dice as JPEG bytes (seed SPEED_SEED)."""
+    from dataclasses import replace
+
+    from vision.synth import SceneOptions, render_scene
+
+    rng = np.random.default_rng([SPEED_SEED, 0])
+    opts = replace(SceneOptions(), width=640, height=480, min_dice=8, max_dice=8, other_share=0.0)
+    img, truths = render_scene(rng, opts)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return buf.tobytes(), len(truths)
+
+
+class one_core:
+    """Context: OpenCV on one thread and the process pinned to one CPU (Linux); restored after."""
+
+    def __enter__(self) -> str:
+        self._threads = cv2.getNumThreads()
+        self._affinity = None
+        cv2.setNumThreads(1)
+        if hasattr(os, "sched_setaffinity"):
+            try:
+                self._affinity = os.sched_getaffinity(0)
+                cpu = sorted(self._affinity)[0]
+                os.sched_setaffinity(0, {cpu})
+                return f"pinned to CPU {cpu}"
+            except OSError:
+                self._affinity = None
+        return "not pinned (no sched_setaffinity)"
+
+    def __exit__(self, *exc: object) -> None:
+        cv2.setNumThreads(self._threads)
+        if self._affinity is not None:
+            os.sched_setaffinity(0, self._affinity)
+
+
+def bench_speed(reader: Any, runs: int) -> dict[str, Any]:
+    data, n = speed_scene()
+    with one_core() as pinning:
+        for _ in range(3):  # warm-up (first runs allocate)
+            reader.read(data)
+        times = []
+        dice_found = 0
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            result = reader.read(data)
+            times.append((time.perf_counter() - t0) * 1000.0)
+            dice_found = len(result.dice)
+    return {
+        "image": "640x480 JPEG, synthetic",
+        "dice_in_scene": n,
+        "dice_read": dice_found,
+        "runs": runs,
+        "median_ms": round(statistics.median(times), 2),
+        "p90_ms": round(float(np.percentile(times, 90)), 2),
+        "cpu": pinning,
+    }
+
+
+def model_size(model_dir: Path | None) -> dict[str, Any]:
+    d = Path(model_dir) if model_dir else REPO / "models"
+    files = {p.name: p.stat().st_size for p in sorted(d.glob("*.onnx"))}
+    return {"files": files, "total_bytes": sum(files.values()), "total_mb": round(sum(files.values()) / 1e6, 3)}
+
+
+# ------------------------------------------------------------------------------------------
+# Awkward inputs (the issue's list; the tests use the same generator)
+# ------------------------------------------------------------------------------------------
+
+
+def _exif_jpeg(img: np.ndarray, orientation: int) -> bytes:
+    import struct
+
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    data = buf.tobytes()
+    tiff = b"II" + struct.pack("<HI", 42, 8) + struct.pack("<H", 1)
+    tiff += struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return data[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + data[2:]
+
+
+def write_awkward_inputs(folder: Path, scene: np.ndarray | None = None) -> dict[str, Path]:
+    """Write the awkward inputs into ``folder``; returns {name: path}. ``scene`` (BGR) is a
+    photo with dice used for the grey, 4-channel, truncated and rotated variants."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    if scene is None:
+        rng = np.random.default_rng(7)
+        scene = cv2.GaussianBlur(rng.integers(60, 200, (480, 640, 3), dtype=np.uint8), (7, 7), 2)
+    files: dict[str, Path] = {}
+
+    def put(name: str, data: bytes) -> None:
+        files[name] = folder / name
+        files[name].write_bytes(data)
+
+    def enc(ext: str, img: np.ndarray, params: list[int] | None = None) -> bytes:
+        ok, buf = cv2.imencode(ext, img, params or [])
+        return buf.tobytes()
+
+    put("empty.jpg", b"")
+    put("text.jpg", b"Encyclopedia companion: this is a text file, not a photo.\n" * 50)
+    put("one-pixel.png", enc(".png", np.full((1, 1, 3), 128, np.uint8)))
+    huge = np.full((10000, 10000, 3), (70, 100, 130), np.uint8)
+    put("huge-10000x10000.jpg", enc(".jpg", huge, [cv2.IMWRITE_JPEG_QUALITY, 70]))
+    del huge
+    put("grey.png", enc(".png", cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY)))
+    bgra = cv2.cvtColor(scene, cv2.COLOR_BGR2BGRA)
+    bgra[:, : bgra.shape[1] // 4, 3] = 0  # a transparent strip
+    put("four-channel.png", enc(".png", bgra))
+    full = enc(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    put("truncated.jpg", full[: len(full) * 2 // 3])
+    # a phone photo stored landscape, to be shown rotated 90 degrees clockwise
+    put("rotated-phone-exif6.jpg", _exif_jpeg(cv2.rotate(scene, cv2.ROTATE_90_COUNTERCLOCKWISE), 6))
+    wood = np.zeros((480, 640, 3), np.uint8)
+    wood[:] = (60, 105, 160)
+    grain = (np.sin(np.linspace(0, 60, 640))[None, :] * 18).astype(np.int16)
+    wood = np.clip(wood.astype(np.int16) + grain[:, :, None], 0, 255).astype(np.uint8)
+    put("no-dice-table.jpg", enc(".jpg", wood))
+    put("only-background-grey.png", enc(".png", np.full((480, 640, 3), 128, np.uint8)))
+    return files
+
+
+def bench_awkward(reader: Any, folder: Path) -> dict[str, Any]:
+    out = {}
+    for name, path in write_awkward_inputs(folder).items():
+        t0 = time.perf_counter()
+        result = reader.read(path)
+        ms = (time.perf_counter() - t0) * 1000.0
+        out[name] = {"ms": round(ms, 1), "error": result.error, "dice": len(result.dice)}
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# Report
+# ------------------------------------------------------------------------------------------
+
+
+def _pct(v: Any) -> str:
+    return "-" if v is None else f"{100 * v:.2f}%"
+
+
+def format_table(report: dict[str, Any]) -> str:
+    rows = [
+        ("images", lambda s: str(s["images"])),
+        ("dice scored", lambda s: str(s["dice"])),
+        ("recall", lambda s: _pct(s["recall"])),
+        ("false detections", lambda s: f"{s['false_detections']} ({_pct(s['false_detection_rate'])})"),
+        ("value accuracy", lambda s: _pct(s["value_accuracy"])),
+        ("colour accuracy", lambda s: _pct(s["colour_accuracy"])),
+        ("read right (colour+value)", lambda s: _pct(s["read_right"])),
+        ("all dice right, per image", lambda s: _pct(s["all_dice_right_images"])),
+        ("confident reads", lambda s: str(s["confident_reads"])),
+        ("wrong among confident", lambda s: str(s["confident_wrong"])),
+        ("unsure share", lambda s: _pct(s["unsure_share"])),
+        ("median ms per image", lambda s: "-" if s["median_ms"] is None else f"{s['median_ms']:.1f}"),
+    ]
+    columns: list[tuple[str, dict]] = []
+    if report.get("synthetic"):
+        s = report["synthetic"]
+        columns.append((f"synthetic seed {s['seed']} ({s['sizes']})", s))
+    for split, s in (report.get("real") or {}).items():
+        columns.append((f"real {split}", s))
+    lines = []
+    if columns:
+        width = max(len(r[0]) for r in rows) + 2
+        colw = [max(len(name), 12) + 2 for name, _ in columns]
+        lines.append("".ljust(width) + "".join(name.rjust(w) for (name, _), w in zip(columns, colw)))
+        for label, fn in rows:
+            cells = []
+            for (_, s), w in zip(columns, colw):
+                try:
+                    cells.append(fn(s).rjust(w))
+                except (KeyError, TypeError):
+                    cells.append("-".rjust(w))
+            lines.append(label.ljust(width) + "".join(cells))
+    if report.get("real_skipped"):
+        lines.append(f"real photos: skipped ({report['real_skipped']})")
+    sp = report.get("speed")
+    if sp:
+        lines.append(
+            f"speed: median {sp['median_ms']:.1f} ms (p90 {sp['p90_ms']:.1f}) per {sp['image']} with "
+            f"{sp['dice_in_scene']} dice ({sp['dice_read']} read), {sp['runs']} runs, one thread, {sp['cpu']}"
+        )
+    ms = report.get("model_size")
+    if ms:
+        files = ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in ms["files"].items()) or "no .onnx files"
+        lines.append(f"model size: {ms['total_mb']:.2f} MB ({files})")
+    for name, r in (report.get("awkward") or {}).items():
+        what = f"error: {r['error']}" if r["error"] else f"{r['dice']} dice"
+        lines.append(f"awkward input {name}: {r['ms']:.0f} ms, {what}")
+    lines.append(f"backend: {report.get('backend')}")
+    for ex in (report.get("synthetic") or {}).get("confident_wrong_examples", [])[:10]:
+        lines.append(f"  confident wrong: {ex['image']}: read {ex['read']} truth {ex['truth']}")
+    return "\n".join(lines)
+
+
+def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err: TextIO) -> int:
+    from vision.__main__ import CliError
+
+    count = DEFAULT_COUNT if args.synthetic_count is None else args.synthetic_count
+    if count < 0:
+        raise CliError("error: --synthetic-count must be >= 0")
+    seed = HELD_OUT_SEED if args.seed is None else args.seed
+    runs = DEFAULT_SPEED_RUNS if args.speed_runs is None else args.speed_runs
+    sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
+    reader = factory(args, None)  # no calibration: the benchmark measures the model
+    report: dict[str, Any] = {"backend": args.backend}
+    if count:
+        err.write(f"rendering and reading {count} held-out synthetic scenes (seed {seed}, sizes {sizes})...\n")
+        report["synthetic"] = bench_synthetic(reader, count, seed, sizes, progress=err)
+    if not args.no_real:
+        root = args.real or DEFAULT_REAL
+        if real_splits(root):
+            err.write(f"reading the real photos in {root}...\n")
+            report["real"] = bench_real(reader, root)
+        else:
+            report["real_skipped"] = f"no dataset at {root}"
+    if runs:
+        report["speed"] = bench_speed(reader, runs)
+    if getattr(args, "awkward", False):
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="vision-awkward-") as tmp:
+            report["awkward"] = bench_awkward(reader, Path(tmp))
+    report["model_size"] = model_size(args.model_dir)
+    if args.json:
+        out.write(json.dumps(report) + "\n")
+    else:
+        out.write(format_table(report) + "\n")
+    return 0
