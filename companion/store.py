@@ -731,7 +731,8 @@ class GameStore:
             conn.close()
             raise
 
-    def _open_checked(self, path: Path, game_id: str) -> tuple[sqlite3.Connection, list[LogEntry], dict]:
+    def _open_checked(self, path: Path, game_id: str, parse_actions: bool = True
+                      ) -> tuple[sqlite3.Connection, list[LogEntry], dict]:
         _check_header(path, game_id)
         # A WAL with content means another process has the game open, or one crashed with it
         # open. Verify through a read-only connection then, so that a damaged file is never
@@ -744,12 +745,12 @@ class GameStore:
         if hot_wal:
             ro = self._connect(path, game_id, read_only=True)
             try:
-                self._verify(ro, path, game_id)
+                self._verify(ro, path, game_id, parse_actions)
             finally:
                 ro.close()
         conn = self._connect(path, game_id, read_only=False)
         try:
-            entries, meta = self._verify(conn, path, game_id)
+            entries, meta = self._verify(conn, path, game_id, parse_actions)
         except BaseException:
             conn.close()
             raise
@@ -771,7 +772,10 @@ class GameStore:
         return conn
 
     @staticmethod
-    def _verify(conn: sqlite3.Connection, path: Path, game_id: str) -> tuple[list[LogEntry], dict]:
+    def _verify(conn: sqlite3.Connection, path: Path, game_id: str, parse_actions: bool = True
+                ) -> tuple[list[LogEntry], dict]:
+        """Check the open file; return its log entries and meta. ``parse_actions=False`` (the
+        listing) skips reading each action's JSON (entries then carry ``action=None``)."""
         def corrupt(why: str) -> CorruptSaveError:
             return CorruptSaveError(f"the save {path.name} is damaged: {why}; it was left untouched",
                                     path=path, game_id=game_id)
@@ -808,7 +812,7 @@ class GameStore:
                 if kind not in _KINDS:
                     raise corrupt(f"log entry {seq} has an unknown kind {kind!r}")
                 parsed = None
-                if kind == "do":
+                if kind == "do" and parse_actions:
                     try:
                         parsed = json.loads(action)
                         check_action_dict(parsed, f"log entry {seq}")
@@ -841,10 +845,13 @@ class GameStore:
                     f"{path.name} does not have the name of a saved game; it was left untouched", path=path)))
                 continue
             try:
-                with self.open(game_id) as log:
-                    meta = log.meta
-                    games.append(GameInfo(game_id, path, str(meta.get("title", "")), str(meta.get("created", "")),
-                                          str(meta.get("updated", "")), len(log), meta))
+                # Whole-file checks, meta and the undo/redo fold; each action's JSON is checked
+                # when the game is opened.
+                conn, entries, meta = self._open_checked(path, game_id, parse_actions=False)
+                conn.close()
+                active, _ = _fold(entries, path, game_id)
+                games.append(GameInfo(game_id, path, str(meta.get("title", "")), str(meta.get("created", "")),
+                                      str(meta.get("updated", "")), len(active), meta))
             except StoreError as e:
                 if isinstance(e, GameNotFoundError):  # deleted while listing
                     continue

@@ -321,3 +321,43 @@ def test_simulated_games_with_automas_survive_save_reopen_export_import(store, t
     assert list(other.actions) == rec.actions and js(other.state) == js(rec.state)
     assert other.meta["finished"] is True and len(other.meta["seats"]) == seats
     other.close()
+
+
+def test_a_failed_write_during_undo_or_redo_changes_nothing(store, monkeypatch):
+    s = new_session(store)
+    confirm_driver(s, 12)
+    s.undo()
+    state_before, actions_before = js(s.state), s.actions
+
+    def broken(*args, **kwargs):
+        raise SaveWriteError("could not save: disk I/O error")
+
+    monkeypatch.setattr(s._log, "_write", broken)
+    with pytest.raises(SaveWriteError):
+        s.undo()
+    assert js(s.state) == state_before and s.actions == actions_before
+    with pytest.raises(SaveWriteError):
+        s.redo()
+    assert js(s.state) == state_before and s.actions == actions_before and s.can_redo
+    monkeypatch.undo()
+    s.redo()
+    assert len(s.actions) == len(actions_before) + 1
+    s.close()
+
+
+def test_two_windows_on_one_game_cannot_interleave_histories(store):
+    first = new_session(store)
+    confirm_driver(first, 5)
+    second = GameSession.open(store, first.game_id)
+    first.confirm(next_action(first.state, SEED))
+    state_before = js(second.state)
+    from companion.store import ConcurrentWriteError
+
+    with pytest.raises(ConcurrentWriteError, match="another window"):
+        second.confirm(next_action(second.state, SEED + 1))
+    assert js(second.state) == state_before
+    expected = list(first.actions)
+    first.close()
+    second.close()
+    with GameSession.open(store, first.game_id) as again:
+        assert list(again.actions) == expected
