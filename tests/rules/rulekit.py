@@ -18,8 +18,9 @@ import json
 import pytest
 
 from companion.actions import (
-    Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Pass, PlaceDice, RevealAnimal, RevealExpert,
-    RevealRoundToken, RollDice, SeatConfig, StartGame, TakeDie,
+    AutomaAction, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy, Expedition, Pass, PlaceDice,
+    Research, RevealAnimal, RevealExpert, RevealRoundToken, RollDice, SeatConfig, Spend, StartGame,
+    TakeDie,
 )
 from companion.engine import EXPERT, apply, new_game
 
@@ -180,7 +181,6 @@ class Table:
                 self.do(TakeDie(si, *anyd[0]))
             elif k == "action":
                 if st.seats[si].kind == "automa":
-                    from companion.actions import AutomaAction
                     from companion.queries import automa_expedition_continent, automa_row
 
                     row = automa_row(st, si)
@@ -191,7 +191,6 @@ class Table:
             elif k in ("choose_animal", "choose_expert"):
                 self.choose_first()
             elif k == "research":
-                from companion.actions import Research
                 from companion.queries import research_options
 
                 opts = research_options(st, si)
@@ -288,3 +287,69 @@ def setup(n: int = 2, first: int = 0, seats=None, sepultus: bool = False, expert
     if roll and t.p.kind == "roll_dice":
         t.roll(dice, slots)
     return t
+
+
+def eric_game():
+    """Eric (seat 0) researches over two rounds the cubes of the Publication example: the
+    Aix galericulata (Europe, bird, omnivore, aquatic) as reference, two other cards with an
+    aquatic cube, 3 omnivore cubes, 5 bird cubes, 3 European cards, two cards of other
+    continents, and an arboreal cube he cannot use."""
+    display = [animal("europe", "bird", "omnivore", "aquatic", "temperate", "Aix galericulata"),
+               animal("europe", "bird", "omnivore", "aquatic", "temperate", "E2"),
+               animal("europe", "bird", "omnivore", "aquatic", "cold", "E3")]
+    t = setup(seats=[SeatConfig("Eric"), SeatConfig("Zoe")], display=display, picks=[3, 4, 0, 1],
+              token="animal", roll=False)
+    aix, e2, e3 = t.card("Aix galericulata"), t.card("E2"), t.card("E3")
+    t.do(ChooseAnimal(0, e3))  # round-token draft, first player first
+    t.choose_first()  # Zoe
+    t.reveal_animals()
+    t.roll({0: [("blue", 6)] * 4, 1: [("red", 1), ("yellow", 2), ("purple", 3), ("green", 4)]})
+    e = t.seat(0)
+    # round 1: four European expeditions (spaces +0, +1, +2, +3)
+    t.do(TakeDie(0, 0, 0), Expedition(0, "europe"), Research(0, ((aix, "bird"), (aix, "omnivore"))))
+    t.do(TakeDie(1, 1, 0), Embassy(1))
+    t.do(TakeDie(0, 0, 1), Expedition(0, "europe"), Research(0, ((aix, "aquatic"),)))
+    t.do(TakeDie(1, 1, 1), Embassy(1))
+    t.do(TakeDie(0, 0, 2), Expedition(0, "europe"))
+    assert e.rep == 6 and t.p.kind == "choose_expert" and t.p.reason == "reputation"
+    t.choose_first()
+    t.do(Research(0, ((e2, "bird"), (e2, "omnivore"))))
+    t.do(TakeDie(1, 1, 2), Embassy(1))
+    t.do(TakeDie(0, 0, 3), Expedition(0, "europe"))
+    assert t.p.value == 9
+    t.do(Research(0, ((e2, "aquatic"), (e3, "bird"))))
+    t.do(TakeDie(1, 1, 3), Embassy(1))
+    assert t.st.round == 2 and t.p.kind == "reveal_expert"
+    t.reveal_experts()
+    t.reveal_animals([animal("africa", "bird", "carnivore", "aquatic", "hot", "N1"),
+                      animal("asia", "bird", "herbivore", "arboreal", "hot", "N2"),
+                      animal("europe", "reptile", "carnivore", "terrestrial", "cold", "E4")])
+    n1, n2 = t.card("N1"), t.card("N2")
+    t.do(RevealRoundToken("animal"))
+    t.do(ChooseAnimal(0, n1))
+    t.do(ChooseAnimal(1, next(x for x in t.st.animal_display
+                              if x is not None and x != n2 and t.st.cards[x].name == "filler")))
+    t.reveal_animals()
+    t.roll({0: [("blue", 4), ("yellow", 6), ("purple", 6), ("blue", 4)],
+            1: [("red", 1), ("red", 2), ("green", 3), ("green", 4)]})
+    t.do(TakeDie(0, 0, 0), Expedition(0, "europe"))
+    assert e.rep == 9 and t.p.kind == "choose_animal" and t.p.reason == "reputation"
+    t.do(ChooseAnimal(0, n2), Research(0, ((e3, "omnivore"),)))
+    t.do(TakeDie(1, 1, 0), Embassy(1))
+    t.do(TakeDie(0, 0, 1), Expedition(0, "africa", Spend(coins=1, tokens=1)))
+    assert t.p.value == 9
+    t.do(Research(0, ((n1, "bird"), (n1, "aquatic"))))
+    t.do(TakeDie(1, 1, 1), Embassy(1))
+    t.do(TakeDie(0, 0, 2), Expedition(0, "asia", Spend(coins=1, tokens=1)))
+    t.do(Research(0, ((n2, "bird"), (n2, "arboreal"))))
+    t.do(TakeDie(1, 1, 2), Embassy(1))
+    t.do(TakeDie(0, 0, 3))
+    assert t.p.die == ("blue", 4)
+    return t, dict(aix=aix, e2=e2, e3=e3, n1=n1, n2=n2)
+
+
+def eric_extra(c):
+    """Every other cube of the reference's three categories in Eric's publication."""
+    return ((c["e2"], "aquatic"), (c["n1"], "aquatic"),
+            (c["e2"], "omnivore"), (c["e3"], "omnivore"),
+            (c["e2"], "bird"), (c["e3"], "bird"), (c["n1"], "bird"), (c["n2"], "bird"))

@@ -12,7 +12,7 @@ from companion.actions import (
 from companion.errors import ExpeditionError
 from companion.queries import preview_publication
 
-from rulekit import animal, automa_seat, setup, SeatConfig
+from rulekit import SeatConfig, animal, automa_seat, eric_extra, eric_game, setup
 
 
 def test_embassy_die_5_gives_3_tokens():
@@ -119,79 +119,15 @@ def test_expedition_olivier_africa_value_11():
     assert t.st.expedition["africa"] == 2
 
 
-def _eric_game():
-    """Eric (seat 0) researches over two rounds the cubes of the Publication example: the
-    Aix galericulata (Europe, bird, omnivore, aquatic) as reference, two other cards with an
-    aquatic cube, 3 omnivore cubes, 5 bird cubes, 3 European cards, two cards of other
-    continents, and an arboreal cube he cannot use."""
-    display = [animal("europe", "bird", "omnivore", "aquatic", "temperate", "Aix galericulata"),
-               animal("europe", "bird", "omnivore", "aquatic", "temperate", "E2"),
-               animal("europe", "bird", "omnivore", "terrestrial", "cold", "E3")]
-    t = setup(seats=[SeatConfig("Eric"), SeatConfig("Zoe")], display=display, picks=[3, 4, 0, 1],
-              token="animal", roll=False)
-    aix, e2, e3 = t.card("Aix galericulata"), t.card("E2"), t.card("E3")
-    from companion.actions import ChooseAnimal
-    t.do(ChooseAnimal(0, e3))  # round-token draft, first player first
-    t.choose_first()  # Zoe
-    t.reveal_animals()
-    t.roll({0: [("blue", 6)] * 4, 1: [("red", 1), ("yellow", 2), ("purple", 3), ("green", 4)]})
-    e = t.seat(0)
-    # round 1: four European expeditions (spaces +0, +1, +2, +3)
-    t.do(TakeDie(0, 0, 0), Expedition(0, "europe"), Research(0, ((aix, "bird"), (aix, "omnivore"))))
-    t.do(TakeDie(1, 1, 0), Embassy(1))
-    t.do(TakeDie(0, 0, 1), Expedition(0, "europe"), Research(0, ((aix, "aquatic"),)))
-    t.do(TakeDie(1, 1, 1), Embassy(1))
-    t.do(TakeDie(0, 0, 2), Expedition(0, "europe"))
-    assert e.rep == 6 and t.p.kind == "choose_expert" and t.p.reason == "reputation"
-    t.choose_first()
-    t.do(Research(0, ((e2, "bird"), (e2, "omnivore"))))
-    t.do(TakeDie(1, 1, 2), Embassy(1))
-    t.do(TakeDie(0, 0, 3), Expedition(0, "europe"))
-    assert t.p.value == 9
-    t.do(Research(0, ((e2, "aquatic"), (e3, "bird"))))
-    t.do(TakeDie(1, 1, 3), Embassy(1))
-    assert t.st.round == 2 and t.p.kind == "reveal_expert"
-    t.reveal_experts()
-    t.reveal_animals([animal("africa", "bird", "carnivore", "aquatic", "hot", "N1"),
-                      animal("asia", "bird", "herbivore", "arboreal", "hot", "N2")])
-    n1, n2 = t.card("N1"), t.card("N2")
-    t.do(__import__("companion.actions", fromlist=["RevealRoundToken"]).RevealRoundToken("animal"))
-    t.do(ChooseAnimal(0, n1))
-    t.do(ChooseAnimal(1, next(x for x in t.st.animal_display if x is not None and x != n2)))
-    t.reveal_animals()
-    t.roll({0: [("blue", 4), ("yellow", 6), ("purple", 6), ("blue", 4)],
-            1: [("red", 1), ("red", 2), ("green", 3), ("green", 4)]})
-    t.do(TakeDie(0, 0, 0), Expedition(0, "europe"))
-    assert e.rep == 9 and t.p.kind == "choose_animal" and t.p.reason == "reputation"
-    t.do(ChooseAnimal(0, n2), Research(0, ((e3, "omnivore"),)))
-    t.do(TakeDie(1, 1, 0), Embassy(1))
-    t.do(TakeDie(0, 0, 1), Expedition(0, "africa", Spend(coins=1, tokens=1)))
-    assert t.p.value == 9
-    t.do(Research(0, ((n1, "bird"), (n1, "aquatic"))))
-    t.do(TakeDie(1, 1, 1), Embassy(1))
-    t.do(TakeDie(0, 0, 2), Expedition(0, "asia", Spend(coins=1, tokens=1)))
-    t.do(Research(0, ((n2, "bird"), (n2, "arboreal"))))
-    t.do(TakeDie(1, 1, 2), Embassy(1))
-    t.do(TakeDie(0, 0, 3))
-    assert t.p.die == ("blue", 4)
-    return t, dict(aix=aix, e2=e2, e3=e3, n1=n1, n2=n2)
-
-
-ERIC_EXTRA = lambda c: (  # noqa: E731 - every other cube of the reference's three categories
-    (c["e2"], "aquatic"), (c["n1"], "aquatic"),
-    (c["e2"], "omnivore"), (c["e3"], "omnivore"),
-    (c["e2"], "bird"), (c["e3"], "bird"), (c["n1"], "bird"), (c["n2"], "bird"))
-
-
 def test_publication_eric_aix_galericulata():
     # EN p.14-16: blue 4 + 1 coin = 5 -> up to Type III on the Aix galericulata: 3 aquatic
     # cubes 15 VP, 3 omnivore 9 VP, 5 bird 10 VP, 3 European cards 3 VP; the 2 cards of other
     # continents are discarded with their cubes (an arboreal cube is lost); 1 Royal Seal.
-    t, c = _eric_game()
+    t, c = eric_game()
     e = t.seat(0)
     assert sorted(e.animals) == sorted(c.values())
     assert e.cubes[c["n2"]] == ["bird", "arboreal"] or sorted(e.cubes[c["n2"]]) == ["arboreal", "bird"]
-    pub = Publish(0, c["aix"], Spend(coins=1), extra=ERIC_EXTRA(c))
+    pub = Publish(0, c["aix"], Spend(coins=1), extra=eric_extra(c))
     pv = preview_publication(t.st, pub)
     assert pv.vp == 37
     assert pv.vp_by_type == {0: 3, 1: 10, 2: 9, 3: 15}
@@ -213,7 +149,7 @@ def test_publication_eric_aix_galericulata():
 
 def test_publication_eric_needs_5_for_type_iii():
     # the same die without the coin (value 4) publishes only up to Type II
-    t, c = _eric_game()
+    t, c = eric_game()
     from companion.errors import PublicationError
     t.refuse(Publish(0, c["aix"], extra=((c["e2"], "aquatic"),)), PublicationError, "type 3")
     pv = preview_publication(t.st, Publish(0, c["aix"], extra=((c["e2"], "omnivore"),)))
