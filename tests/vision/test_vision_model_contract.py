@@ -1,0 +1,85 @@
+"""The reader on the model engineer's real DiceModel with injected fake runtimes: checks the
+contract (docs/vision-model.md) and that boxes survive both transforms (the reader's working
+copy and the model's letterbox) back to original pixels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+model_mod = pytest.importorskip("vision.model")
+
+from vision.config import ImageLimits  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
+from vision.runtime import Runtime  # noqa: E402
+
+
+class FakeDetector:
+    """A detector 'seeing' dice at fixed places in its 384x288 input (stride 4)."""
+
+    input_names = ["image"]
+    input_shapes = [(1, 3, 288, 384)]
+    output_names = ["heatmap", "wh", "offset"]
+
+    def __init__(self, dice_in_input: list[tuple[float, float, float, float, float]]):
+        self.dice = dice_in_input  # (cx, cy, w, h, score) in detector-input pixels
+        self.seen: list[tuple] = []
+
+    def run(self, feeds):
+        x = feeds["image"]
+        self.seen.append(x.shape)
+        hm = np.zeros((1, 1, 72, 96), np.float32)
+        wh = np.zeros((1, 2, 72, 96), np.float32)
+        off = np.zeros((1, 2, 72, 96), np.float32)
+        for cx, cy, w, h, s in self.dice:
+            gx, gy = int(cx // 4), int(cy // 4)
+            hm[0, 0, gy, gx] = s
+            wh[0, :, gy, gx] = (w, h)
+            off[0, :, gy, gx] = (cx / 4 - gx, cy / 4 - gy)
+        return {"heatmap": hm, "wh": wh, "offset": off}
+
+
+class FakeClassifier:
+    input_names = ["crops"]
+    input_shapes = [(None, 3, 64, 64)]
+    output_names = ["value_probs", "colour_probs", "die_prob"]
+
+    def run(self, feeds):
+        n = feeds["crops"].shape[0]
+        v = np.full((n, 6), 0.01, np.float32)
+        v[:, 4] = 0.95  # value 5
+        c = np.full((n, 6), 0.01, np.float32)
+        c[:, 3] = 0.95  # blue
+        return {"value_probs": v, "colour_probs": c, "die_prob": np.ones((n, 1), np.float32)}
+
+
+def test_fakes_satisfy_the_runtime_protocol() -> None:
+    assert isinstance(FakeDetector([]), Runtime) and isinstance(FakeClassifier(), Runtime)
+
+
+def test_boxes_map_back_through_working_copy_and_letterbox() -> None:
+    # original 1200x900 -> working copy 600x450 (work_max_side 600) -> letterbox 384x288 (x0.64)
+    det = FakeDetector([(96.0, 72.0, 32.0, 32.0, 0.9), (200.0, 100.0, 16.0, 24.0, 0.8)])
+    model = model_mod.DiceModel(det, FakeClassifier())
+    image = np.full((900, 1200, 3), (200, 120, 40), np.uint8)
+    result = DiceReader(model, limits=ImageLimits(work_max_side=600)).read(image)
+    assert result.error is None and result.image_size == (1200, 900)
+    assert det.seen == [(1, 3, 288, 384)]
+    boxes = sorted(d.box for d in result.dice)
+    # input px / 0.64 = working px; x2 = original px
+    f = 2 / 0.64
+    want = sorted([
+        (round((96 - 16) * f), round((72 - 16) * f), round(32 * f), round(32 * f)),
+        (round((200 - 8) * f), round((100 - 12) * f), round(16 * f), round(24 * f)),
+    ])
+    for got, exp in zip(boxes, want):
+        assert max(abs(a - b) for a, b in zip(got, exp)) <= 2, (got, exp)
+    for d in result.dice:
+        assert (d.colour, d.value) == ("blue", 5)
+        assert d.body_colour_lab is not None and d.body_colour_lab[2] < 0  # a blue body: b* < 0
+
+
+def test_no_peaks_is_an_empty_read() -> None:
+    model = model_mod.DiceModel(FakeDetector([]), FakeClassifier())
+    result = DiceReader(model).read(np.zeros((480, 640, 3), np.uint8))
+    assert result.ok and result.dice == ()
