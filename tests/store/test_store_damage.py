@@ -201,3 +201,30 @@ def test_trash_moves_a_game_or_a_bad_file_out_of_the_list_without_deleting_it(st
     assert moved_junk.read_bytes() == junk_bytes
     with pytest.raises(StoreError, match="no saved game"):
         store.trash_game("junk")
+
+
+def test_a_damaged_crash_image_with_its_wal_is_reported_and_neither_file_touched(store):
+    gid = make_game(store, "crashed", n_actions=150)
+    log = store.open(gid)
+    for n in range(20):
+        log.append({"type": "late", "n": n, "pad": "q" * 500})
+    # a crash image: the main file and its WAL as they are while the game is open
+    main = store.path_of(gid).read_bytes()
+    wal = store.path_of(gid).with_name(f"{gid}.sqlite-wal").read_bytes()
+    log.close()
+    assert len(wal) > 0
+    plant(store, "crashed-copy", main[: len(main) // 2])  # and the main file lost its tail
+    (store.games_dir / "crashed-copy.sqlite-wal").write_bytes(wal)
+    before = snapshot(store.games_dir)
+    with pytest.raises(CorruptSaveError, match="damaged"):
+        store.open("crashed-copy")
+    after = snapshot(store.games_dir)
+    after.pop("crashed-copy.sqlite-shm", None)  # SQLite's index of the WAL (derived, rebuilt)
+    assert after == before
+    listing = store.list_games()
+    assert [p.game_id for p in listing.problems] == ["crashed-copy"]
+    # the intact crash image (main + WAL) recovers every appended step
+    plant(store, "intact-copy", main)
+    (store.games_dir / "intact-copy.sqlite-wal").write_bytes(wal)
+    with store.open("intact-copy") as again:
+        assert len(again) == 170 and again.actions()[-1]["n"] == 19
