@@ -676,10 +676,10 @@ def _h_place_dice(st: State, a: PlaceDice, check: bool) -> None:
 def _h_choose_animal(st: State, a: ChooseAnimal, check: bool) -> None:
     if check:
         _expect(st, "choose_animal", a.seat, "taking an animal card")
-        if a.card not in st.animal_display:
-            raise CardUnavailableError(f"card #{a.card} is not in the animal display")
         if not _animal_display_has(st, a.seat):
             raise CardUnavailableError("the display is empty: take the top card of the deck (draw_animal)")
+        if a.card not in st.animal_display:
+            raise CardUnavailableError(f"card #{a.card} is not in the animal display")
         if st.seats[a.seat].kind == "automa" and st.cards[a.card].sepultus:
             raise CardUnavailableError("an automa never takes a Sepultus Creatura card")
     st.tasks.pop()

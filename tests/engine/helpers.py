@@ -44,7 +44,7 @@ def animal_stream():
 class Table:
     """Answers the table's inputs (and the default choices) until something else is pending."""
 
-    def __init__(self, st: State, experts=None, animals=None, tokens=("nothing",) * 6, dice=None, place=None):
+    def __init__(self, st: State, experts=None, animals=None, tokens=("nothing", "nothing", "token", "token", "coins", "coins"), dice=None, place=None):
         self.st = st
         self.experts = iter(experts or list(NEUTRAL_EXPERTS) + [e.name for e in EXPERTS if e.name not in NEUTRAL_EXPERTS])
         self.animals = iter(animals) if animals is not None else animal_stream()
