@@ -12,8 +12,8 @@ Common options: ``--backend auto|onnxruntime|opencv``, ``--model-dir DIR``, ``--
 ``--calibration FILE`` (default: the profile's calibration), ``--no-calibration``.
 
 Exit codes: ``read`` 0 when at least one image was read, 1 when every image failed, 2 when the
-model or the arguments are unusable; ``live`` 0 at the end of the video, 2 when the source
-cannot be opened; ``calibrate`` 0 / 2.
+model or the arguments are unusable; ``live`` 0 at the end of the video (or Ctrl-C), 1 when a
+camera stops sending frames, 2 when the source cannot be opened; ``calibrate`` 0 / 2.
 """
 
 from __future__ import annotations
@@ -185,6 +185,8 @@ def cmd_live(args: argparse.Namespace, factory: ReaderFactory, out: TextIO, err:
         source = args.video if args.video is not None else f"camera:{args.camera}"
         run_live(reader, frames_from_capture(cap, is_file, config), source, out=out, config=config,
                  max_scenes=args.max_scenes)
+    except LiveSourceError as exc:
+        raise CliError(f"error: {exc}", code=1) from None
     except KeyboardInterrupt:
         pass
     finally:

@@ -111,6 +111,9 @@ class LiveConfig:
     new_scene_fraction: float = 0.01
     # Cameras: assumed frame rate when the device reports none.
     default_fps: float = 15.0
+    # Cameras: give up after this many failed frame grabs in a row (webcams often fail a few
+    # grabs while starting up; a video file simply ends at its first failed grab).
+    camera_max_failed_reads: int = 30
 
 
 DEFAULT_LIMITS = ImageLimits()

@@ -131,10 +131,17 @@ def frames_from_capture(
         fps = config.default_fps
     start = clock()
     index = 0
+    failed = 0
     while True:
         ok, frame = cap.read()
         if not ok or frame is None:
-            return
+            if is_file:
+                return
+            failed += 1
+            if failed > config.camera_max_failed_reads:
+                raise LiveSourceError(f"the camera stopped sending frames ({failed} failed grabs in a row)")
+            continue
+        failed = 0
         t = index / fps if is_file else clock() - start
         yield index, t, frame
         index += 1

@@ -113,3 +113,36 @@ def test_live_sources_that_cannot_be_opened(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     code = main(["live", "--video", str(bad)], reader_factory=lambda a, c: None, out=out, err=err)
     assert code == 2 and "cannot open the video" in err.getvalue()
+
+
+class FlakyCamera:
+    """A camera that fails its first grabs (warming up), then sends frames, then dies."""
+
+    def __init__(self, frames, fail_first=5, then_fail=100):
+        self.frames = list(frames)
+        self.fail_first = fail_first
+        self.then_fail = then_fail
+        self.calls = 0
+
+    def get(self, prop):
+        return 0.0  # no fps reported
+
+    def read(self):
+        self.calls += 1
+        if self.calls <= self.fail_first:
+            return False, None
+        if self.frames:
+            return True, self.frames.pop(0)
+        return False, None
+
+
+def test_camera_tolerates_start_up_failures_then_reports_a_dead_camera() -> None:
+    frame = scene([("red", 2)])
+    clock_ticks = iter(np.arange(0, 100, 0.1))
+    cam = FlakyCamera([frame] * 4, fail_first=5)
+    got = []
+    with pytest.raises(LiveSourceError, match="stopped sending frames"):
+        for index, t, f in frames_from_capture(cam, False, LiveConfig(camera_max_failed_reads=10),
+                                               clock=lambda: float(next(clock_ticks))):
+            got.append(index)
+    assert got == [0, 1, 2, 3]
