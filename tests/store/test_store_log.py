@@ -359,3 +359,43 @@ def test_default_folder_comes_from_the_user_data_dir(tmp_path, monkeypatch):
     assert store.games_dir == tmp_path / "from-env" / "games"
     store.create({}, [act(0)]).close()
     assert len(store.list_games().games) == 1
+
+
+# --- property: any sequence of do/undo/redo matches a plain model, also after reopening -------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(st.sampled_from(["do", "do", "undo", "redo"]), max_size=18))
+def test_any_do_undo_redo_sequence_matches_the_model(tmp_path_factory, ops):
+    store = GameStore(tmp_path_factory.mktemp("prop"))
+    log = store.create({}, [])
+    model: list[dict] = []
+    redo: list[dict] = []
+    for i, op in enumerate(ops):
+        if op == "do":
+            log.append(act(i))
+            model.append(act(i))
+            redo.clear()
+        elif op == "undo":
+            if model:
+                assert log.undo() == model[-1]
+                redo.append(model.pop())
+            else:
+                with pytest.raises(NothingToUndoError):
+                    log.undo()
+        else:
+            if redo:
+                assert log.redo() == redo[-1]
+                model.append(redo.pop())
+            else:
+                with pytest.raises(NothingToRedoError):
+                    log.redo()
+        assert log.actions() == model and log.can_redo == bool(redo)
+    log.close()
+    with store.open(log.game_id) as again:
+        assert again.actions() == model
+        assert again.can_redo == bool(redo) and again.next_redo() == (redo[-1] if redo else None)
+        assert sum(e.kind == "do" for e in again.entries) == ops.count("do")  # nothing ever deleted
