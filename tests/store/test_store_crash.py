@@ -1,6 +1,6 @@
 """Killing the process (SIGKILL, a real subprocess) loses nothing that was confirmed.
 
-Store level, with plain action dicts: the engine-level version is in test_session_crash.py.
+Store level, with plain action dicts: the engine-level version is in test_store_session_crash.py.
 """
 
 from __future__ import annotations
