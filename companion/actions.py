@@ -470,38 +470,57 @@ def action_from_json(d: Any) -> Action:
     return _build(cls, d, t)
 
 
-_FIELD_KINDS: dict[type, tuple[tuple[str, str], ...]] = {}
+_CHECKERS: dict[type, Any] = {}
+
+
+def _check_spend(v: Any) -> None:
+    if type(v) is not Spend:
+        raise BadActionError(f"spend: expected a Spend, got {v!r}")
+    for sf in ("coins", "tokens", "seals", "seals_for_coins"):
+        x = getattr(v, sf)
+        if type(x) is not int or x < 0:
+            raise BadActionError(f"spend.{sf} must be a whole number 0 or more, got {x!r}")
+    for sf in ("colour", "colour_by"):
+        x = getattr(v, sf)
+        if x is not None and type(x) is not str:
+            raise BadActionError(f"spend.{sf} must be text, got {x!r}")
+
+
+def _slow(cls: type, name: str, kind: str, v: Any) -> None:
+    """The full parser, for its error message (raises BadActionError)."""
+    _parse(kind, v, f"{cls.TYPE}.{name}")
+    raise BadActionError(f"{cls.TYPE}.{name}: wrong shape {v!r}: build actions with tuples and Spend/SeatConfig "
+                         "objects, or read them with action_from_json")
+
+
+def _compile_checker(cls: type):
+    """A small function checking the field types of ``cls`` (generated once per class)."""
+    lines = ["def check(a):"]
+    for f in fields(cls):
+        name, kind = f.name, _kind_of(cls, f.name)
+        if kind in _SIMPLE:
+            lines.append(f"    if type(a.{name}) is not {_SIMPLE[kind].__name__}: _slow(cls, {name!r}, {kind!r}, a.{name})")
+        elif kind == "spend":
+            lines.append(f"    if a.{name} is not NO_SPEND: _check_spend(a.{name})")
+        else:
+            cond = f"a.{name} is not None and " if kind[0] == "o" else ""
+            lines.append(f"    if {cond}not _FAST[{kind!r}](a.{name}): _slow(cls, {name!r}, {kind!r}, a.{name})")
+    ns = {"cls": cls, "_slow": _slow, "_check_spend": _check_spend, "NO_SPEND": NO_SPEND, "_FAST": _FAST,
+          "int": int, "str": str, "bool": bool}
+    exec("\n".join(lines), ns)  # noqa: S102 - generated from the dataclass fields only
+    return ns["check"]
+
+
 _SIMPLE = {"int": int, "str": str, "bool": bool}
 
 
 def check_fields(action: Action) -> None:
     """Cheap type check of a constructed action (the checked ``apply`` calls it)."""
     cls = type(action)
-    kinds = _FIELD_KINDS.get(cls)
-    if kinds is None:
-        kinds = _FIELD_KINDS[cls] = tuple((f.name, _kind_of(cls, f.name)) for f in fields(cls))
-    for name, kind in kinds:
-        v = getattr(action, name)
-        t = _SIMPLE.get(kind)
-        if t is not None:
-            if type(v) is not t:
-                raise BadActionError(f"{cls.TYPE}.{name}: expected {_KIND_WORDS[kind]}, got {v!r}")
-        elif kind == "spend":
-            if type(v) is not Spend:
-                raise BadActionError(f"{cls.TYPE}.spend: expected a Spend, got {v!r}")
-            if v is not NO_SPEND:
-                for sf in ("coins", "tokens", "seals", "seals_for_coins"):
-                    x = getattr(v, sf)
-                    if type(x) is not int or x < 0:
-                        raise BadActionError(f"spend.{sf} must be a whole number 0 or more, got {x!r}")
-                for sf in ("colour", "colour_by"):
-                    x = getattr(v, sf)
-                    if x is not None and type(x) is not str:
-                        raise BadActionError(f"spend.{sf} must be text, got {x!r}")
-        elif v is not None or kind[0] != "o":
-            fast = _FAST.get(kind)
-            if fast is None or not fast(v):
-                _parse(kind, v, f"{cls.TYPE}.{name}")
+    chk = _CHECKERS.get(cls)
+    if chk is None:
+        chk = _CHECKERS[cls] = _compile_checker(cls)
+    chk(action)
 
 
 def _fast_ints(v: Any) -> bool:
@@ -523,10 +542,8 @@ def _fast_pairs(v: Any) -> bool:
 
 
 _FAST = {"ints": _fast_ints, "strs": _fast_strs, "ostrs": _fast_strs, "dice": _fast_dice, "pairs": _fast_pairs,
-         "ostr": lambda v: type(v) is str, "oint": lambda v: type(v) is int}
-
-
-_KIND_WORDS = {"int": "a whole number", "str": "text", "bool": "true or false"}
+         "ostr": lambda v: type(v) is str, "oint": lambda v: type(v) is int,
+         "seats": lambda v: type(v) is tuple and all(type(x) is SeatConfig for x in v)}
 
 
 def actions_to_json(actions) -> list[dict[str, Any]]:

@@ -29,6 +29,26 @@ from companion.queries import (
 from companion.state import State
 
 
+def _pick(rng: random.Random, seq):
+    """``rng.choice`` without its overhead (the simulator's hot path)."""
+    return seq[int(rng.random() * len(seq))]
+
+
+def _int(rng: random.Random, lo: int, hi: int) -> int:
+    """``_int(rng, lo, hi)``, faster."""
+    return lo + int(rng.random() * (hi - lo + 1))
+
+
+def _sample(rng: random.Random, seq, k: int) -> list:
+    pool = list(seq)
+    out = []
+    for _ in range(k):
+        i = int(rng.random() * len(pool))
+        pool[i], pool[-1] = pool[-1], pool[i]
+        out.append(pool.pop())
+    return out
+
+
 class ChanceSource:
     """Random chance events drawn from what is left in the box."""
 
@@ -58,16 +78,16 @@ class ChanceSource:
         sep = self._sep
         pool = [(c, k) for c, k in left.items() if k > 0]
         total = sum(k for _, k in pool) + sep
-        r = rng.randrange(total)
+        r = int(rng.random() * total)
         if r < sep:
-            cats = tuple(rng.sample(CATEGORIES, rng.randint(1, 3)))
-            return dict(sepultus=True, die=rng.randint(1, 6), cost=rng.randint(2, 9), categories=cats,
+            cats = tuple(_sample(rng, CATEGORIES, _int(rng, 1, 3)))
+            return dict(sepultus=True, die=_int(rng, 1, 6), cost=_int(rng, 2, 9), categories=cats,
                         name=f"Sepultus {len(st.cards)}")
         r -= sep
         for c, k in pool:
             if r < k:
                 cats = None if rng.random() < self.unknown_categories else tuple(
-                    rng.choice(CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4))
+                    _pick(rng, CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4))
                 return dict(continent=c, categories=cats)
             r -= k
         raise AssertionError("empty deck")  # pragma: no cover
@@ -78,26 +98,29 @@ class ChanceSource:
         k = p.kind
         if k == "reveal_expert":
             seen = set(st.experts_seen)
-            return RevealExpert(rng.choice([n for n in EXPERT if n not in seen]))
+            return RevealExpert(_pick(rng, [n for n in EXPERT if n not in seen]))
         if k == "reveal_animal":
             return RevealAnimal(**self._card_fields(st))
         if k == "reveal_round_token":
             pool = list(st.board.round_token_pool())
             for e in st.round_tokens:
                 pool.remove(e)
-            return RevealRoundToken(rng.choice(pool))
+            return RevealRoundToken(_pick(rng, pool))
         if k == "roll_dice":
             bag = [c for c, n in st.bag.items() for _ in range(n)]
-            drawn = rng.sample(bag, p.count)
-            return RollDice(p.seat, tuple((c, rng.randint(1, 6)) for c in drawn))
+            drawn = _sample(rng, bag, p.count)
+            return RollDice(p.seat, tuple((c, _int(rng, 1, 6)) for c in drawn))
         if k == "roll_die":
-            return RollDie(p.seat, rng.randint(1, 6))
+            return RollDie(p.seat, _int(rng, 1, 6))
         if k == "choose_animal" and p.from_deck:
             return DrawAnimal(p.seat, **self._card_fields(st))
         raise ValueError(f"{k} is not a chance event")
 
 
 CHANCE_KINDS = frozenset({"reveal_expert", "reveal_animal", "reveal_round_token", "roll_dice", "roll_die"})
+
+
+_KINDS = ["publish", "expedition", "academy", "university"]
 
 
 class RandomPlayer:
@@ -118,31 +141,34 @@ class RandomPlayer:
         if k == "choose_animal":
             if automa:
                 return ChooseAnimal(seat, automa_card_choice(st, seat, "animal"))
-            return ChooseAnimal(seat, rng.choice([c for c in st.animal_display if c is not None]))
+            return ChooseAnimal(seat, _pick(rng, [c for c in st.animal_display if c is not None]))
         if k == "choose_expert":
             if p.from_deck:
                 seen = set(st.experts_seen)
-                name = rng.choice([n for n in EXPERT if n not in seen])
+                name = _pick(rng, [n for n in EXPERT if n not in seen])
             elif automa:
                 name = automa_card_choice(st, seat, "expert")
             else:
-                name = rng.choice([n for n in st.expert_display if n is not None])
+                name = _pick(rng, [n for n in st.expert_display if n is not None])
             return self._expert(st, seat, name, ChooseExpert)
         if k == "place_dice":
             n = p.count
             slots = [0, 1, 2, 3]
             while len(slots) < n:
-                slots.append(rng.randrange(4))
-            rng.shuffle(slots)
-            return PlaceDice(seat, tuple(slots[:n]))
+                slots.append(int(rng.random() * 4))
+            return PlaceDice(seat, tuple(_sample(rng, slots, n)))
         if k == "take_die":
             if not automa and rng.random() < self.oneshot_rate:
                 one = [x for x in s.face_up if x is not None and EXPERT[x].duration == "oneshot"]
                 if one:
-                    return UseExpert(seat, rng.choice(one))
-            spots = [(si, sl, i) for si, x in enumerate(st.seats) for sl, dice in enumerate(x.slots)
-                     for i in range(len(dice))]
-            return TakeDie(seat, *rng.choice(spots))
+                    return UseExpert(seat, _pick(rng, one))
+            spots = []
+            for si, x in enumerate(st.seats):
+                for sl, dice in enumerate(x.slots):
+                    if dice:
+                        spots.append((si, sl, len(dice)))
+            si, sl, k = _pick(rng, spots)
+            return TakeDie(seat, si, sl, int(rng.random() * k) if k > 1 else 0)
         if k == "action":
             if automa:
                 row = automa_row(st, seat)
@@ -154,10 +180,10 @@ class RandomPlayer:
                        and st.cards[cid].continent == p.continent]
             if missing:
                 cid = missing[0]
-                return SetCategories(cid, tuple(rng.choice(CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4)))
+                return SetCategories(cid, tuple(_pick(rng, CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4)))
             budget = p.value
             opts = research_options(st, seat)
-            rng.shuffle(opts)
+            opts = _sample(rng, opts, len(opts))
             chosen = []
             used = set()
             for cid, cat, cost in opts:
@@ -171,7 +197,7 @@ class RandomPlayer:
         if k == "seal_action":
             if rng.random() < self.seal_rate:
                 colours = [c for c, n in st.central.items() if n]
-                return SealAction(seat, rng.choice(colours))
+                return SealAction(seat, _pick(rng, colours))
             return Pass(seat)
         raise ValueError(f"{k} is not a decision")
 
@@ -180,10 +206,10 @@ class RandomPlayer:
         interesting ones first most of the time), each with a random target and the cheapest
         spend (sometimes more); Embassy and Bank are always possible."""
         rng = self.rng
-        kinds = ["publish", "expedition", "academy", "university"]
-        rng.shuffle(kinds)
+        r = int(rng.random() * 4)
+        kinds = _KINDS[r:] + _KINDS[:r]
         if rng.random() < 0.15:
-            kinds.insert(0, rng.choice(("embassy", "bank")))
+            kinds.insert(0, _pick(rng, ("embassy", "bank")))
         for k in kinds:
             a = getattr(self, "_try_" + k)(st, seat)
             if a is not None:
@@ -200,13 +226,13 @@ class RandomPlayer:
         names = [n for n in st.expert_display if n is not None]
         if not names:
             return None
-        return self._expert(st, seat, self.rng.choice(names), None, University(seat, ""))
+        return self._expert(st, seat, _pick(self.rng, names), None, University(seat, ""))
 
     def _try_academy(self, st, seat):
         cards = [c for c in st.animal_display if c is not None]
         if not cards:
             return None
-        cid = self.rng.choice(cards)
+        cid = _pick(self.rng, cards)
         c = st.cards[cid]
         die = st.hand
         if c.sepultus:
@@ -226,14 +252,14 @@ class RandomPlayer:
         open_ = [c for c in b.continents if st.expedition[c] < len(b.expedition_spaces)]
         if not open_:
             return None
-        cont = rng.choice(open_)
+        cont = _pick(rng, open_)
         sp = cheapest_recolour(st, seat, st.hand, b.colour_of_continent[cont])
         if sp is None:
             return None
         extra = b.expedition_spaces[st.expedition[cont]][1] + s.fx.exp_bonus.get(cont, 0)
         v = _value(st, seat, st.hand, sp, True) + extra
         if rng.random() < 0.5:
-            more = _boost(st, seat, sp, rng.randint(1, 8), True)
+            more = _boost(st, seat, sp, _int(rng, 1, 8), True)
             if more is not None:
                 sp = more
                 v = _value(st, seat, st.hand, sp, True) + extra
@@ -248,7 +274,7 @@ class RandomPlayer:
         refs = [c for c in s.animals if not st.cards[c].sepultus]
         if not refs:
             return None
-        ref = rng.choice(refs)
+        ref = _pick(rng, refs)
         card = st.cards[ref]
         sp = cheapest_recolour(st, seat, st.hand, b.colour_of_continent[card.continent])
         if sp is None:
@@ -258,7 +284,7 @@ class RandomPlayer:
         if sp is None:
             return None
         if rng.random() < 0.4:
-            more = _boost(st, seat, sp, rng.randint(1, 3), False)
+            more = _boost(st, seat, sp, _int(rng, 1, 3), False)
             if more is not None:
                 sp = more
         top = b.publish_max_type(_value(st, seat, st.hand, sp))
@@ -279,7 +305,7 @@ class RandomPlayer:
         use_now = EXPERT[name].duration == "oneshot" and rng.random() < 0.5
         slot = None
         if not use_now and all(x is not None for x in s.face_up):
-            slot = rng.randrange(len(s.face_up))
+            slot = int(rng.random() * len(s.face_up))
         if base is not None:
             from dataclasses import replace
 
