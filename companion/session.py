@@ -99,6 +99,11 @@ def _rebuild(dicts: Sequence[Any], *, where: str, path: Path | None = None, game
             raise SavedGameReplayError(
                 f"{where}: action {i} {_describe_stored(d)} is refused by the rules: {e}",
                 index=i, action=d, reason=e, path=path, game_id=game_id) from e
+        except Exception as e:  # an engine bug: still say which action, keep the cause chained
+            raise SavedGameReplayError(
+                f"{where}: action {i} {_describe_stored(d)} could not be replayed (internal error "
+                f"{type(e).__name__}: {e}); please report it with the exported game",
+                index=i, action=d, reason=e, path=path, game_id=game_id) from e
         actions.append(action)
     return state, actions
 
@@ -160,6 +165,9 @@ class GameSession:
         doc_id, meta, dicts = parse_export(document)
         state, actions = _rebuild(dicts, where="the imported game")  # before anything is written
         meta.update(summary_meta(state))
+        original = document.get("meta") if isinstance(document, dict) else None
+        if isinstance(original, dict) and "created" in original:
+            meta["created"] = original["created"]  # the store keeps the game's creation time
         checked = {"format": EXPORT_FORMAT, "schema": EXPORT_SCHEMA, "game_id": doc_id, "meta": meta,
                    "actions": dicts}
         log = store.import_game(checked)

@@ -214,6 +214,7 @@ def test_export_import_gives_identical_actions_and_state(store, tmp_path, game):
     elsewhere = GameStore(tmp_path / "other-device")
     imported = GameSession.import_file(elsewhere, path)
     assert imported.game_id == s.game_id and imported.title == "Exported"
+    assert imported.meta["created"] == doc["meta"]["created"]
     assert imported.actions == s.actions and js(imported.state) == js(s.state)
     # the imported game plays on
     imported.confirm(actions[120])
@@ -361,3 +362,25 @@ def test_two_windows_on_one_game_cannot_interleave_histories(store):
     second.close()
     with GameSession.open(store, first.game_id) as again:
         assert list(again.actions) == expected
+
+
+def test_an_engine_failure_while_replaying_names_the_action(store, game, monkeypatch):
+    actions, _ = game
+    s = new_session(store)
+    for a in actions[1:20]:
+        s.confirm(a)
+    gid = s.game_id
+    s.close()
+    real_apply = engine.apply
+    calls = {"n": 0}
+
+    def flaky(state, action):
+        calls["n"] += 1
+        if calls["n"] == 8:
+            raise KeyError("boom")
+        return real_apply(state, action)
+
+    monkeypatch.setattr(engine, "apply", flaky)
+    with pytest.raises(SavedGameReplayError, match=r"action 8 \(\w+\) could not be replayed \(internal error KeyError") as info:
+        GameSession.open(store, gid)
+    assert isinstance(info.value.__cause__, KeyError) and info.value.playable == 7
