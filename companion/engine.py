@@ -1255,6 +1255,8 @@ def _auto_round_cleanup(st: State, t: tuple) -> None:
 
 def _auto_game_end(st: State, t: tuple) -> None:
     for s in st.seats:
+        if s.kind == "automa":
+            continue  # it never publishes: its Scoring card counts the animals in front of it
         for cid in s.animals:
             s.cubes_lost += len(s.cubes.pop(cid, ()))
             st.discarded_animals.append(cid)
@@ -1330,5 +1332,7 @@ _HANDLERS = {
 }
 
 
-__all__ = ["apply", "apply_unchecked", "replay", "new_game", "Pending", "pending_of", "refresh_effects",
+__all__ = ["apply", "apply_unchecked", "replay", "describe_action", "new_game", "Pending", "pending_of", "refresh_effects",
            "animal_deck_left", "expert_deck_left", "RuleError", "EXPERT"]
+
+from companion.engine_describe import describe_action  # noqa: E402  (re-exported for the log)

@@ -395,3 +395,42 @@ def test_every_action_type_has_a_json_name():
 def test_bad_action_json_is_refused(bad, match):
     with pytest.raises(BadActionError, match=match):
         action_from_json(bad)
+
+
+def test_an_automa_keeps_its_animals_at_the_end_of_the_game():
+    st, t = new_game(("Human", "Bot"), automas=(1,))
+    bot_animals = list(st.seats[1].animals)
+    assert bot_animals
+    for _ in range(6):
+        p = bank_turns(st, until=("reveal_round_token", "game_over", "reveal_expert", "reveal_animal"), table=t)
+        if p.kind == "game_over":
+            break
+        t.run(stop=("take_die",))
+    assert st.finished
+    assert set(bot_animals) <= set(st.seats[1].animals)  # never discarded: its Scoring card counts them
+    assert st.seats[0].animals == []
+    from companion.queries import final_scores, score_inputs
+    inp = score_inputs(st)[1]
+    assert sum(inp.animals.values()) == len(st.seats[1].animals)
+    breakdowns, ranking = final_scores(st)
+    assert breakdowns[1].kind == "automa" and ranking.winners
+
+
+def test_every_action_of_a_game_has_a_readable_log_line():
+    from companion.engine import describe_action
+    from companion.simulate import play_game
+    from companion.actions import actions_from_json
+    import json as _json
+    from pathlib import Path
+
+    doc = _json.loads((Path(__file__).resolve().parents[2] / "samples/games/random-4-seats.json").read_text())
+    from companion.state import State
+    st = State()
+    lines = []
+    for a in actions_from_json(doc["actions"]):
+        lines.append(describe_action(st, a))
+        apply(st, a)
+    assert all(isinstance(x, str) and x and x != x.upper() for x in lines)
+    assert any(" takes " in x and "gains" in x for x in lines)
+    assert any("Publication of" in x for x in lines)
+    assert lines[0].startswith("new game: ")
