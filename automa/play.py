@@ -32,8 +32,6 @@ class GameResult:
     state: State
     actions: list[Action]
     automa_decisions: int = 0
-    # the animal cards in front of each automa just before the game ended (see ``scores``)
-    automa_animals_at_end: dict = field(default_factory=dict)
     automa_actions: int = 0
     decision_seconds: list[float] = field(default_factory=list)
 
@@ -85,9 +83,6 @@ def play(seats: Sequence[SeatConfig], seed: int, first_player: int = 0, sepultus
             a = players[p.seat].action(st)
             apply(st, a)
             actions.append(a)
-        if st.round == st.board.rounds:
-            res.automa_animals_at_end = {i: list(x.animals) for i, x in enumerate(st.seats)
-                                         if x.kind == "automa" and x.animals}
         if len(actions) > max_actions:  # pragma: no cover
             raise AssertionError(f"game seed {seed} did not end after {max_actions} actions")
     return res
@@ -106,31 +101,7 @@ def random_table(rng: random.Random, n_automas: int, n_humans: int) -> list[Seat
 
 
 def scores(res: GameResult):
-    """``(breakdowns, ranking)`` of a finished game through ``companion.scoring``.
+    """``(breakdowns, ranking)`` of a finished game through ``companion.scoring``."""
+    from companion.queries import final_scores
 
-    Work-around for an engine bug reported in docs/requests/automa-to-engine.md: the engine's
-    game end discards the animals in front of EVERY seat, automas included, although an automa
-    never publishes and its Scoring card counts those animals. Until that is fixed, an automa
-    whose animals were discarded is scored with the animals it held just before the end. Once
-    the engine keeps them this changes nothing.
-    """
-    from companion.queries import score_inputs
-    from companion.scoring import AutomaScoreInput, final_ranking, score_automa, score_human
-
-    st = res.state
-    out = []
-    for i, inp in enumerate(score_inputs(st)):
-        if isinstance(inp, AutomaScoreInput):
-            held = res.automa_animals_at_end.get(i)
-            if held and not st.seats[i].animals and not any(inp.animals.values()):
-                animals: dict[str, int] = {}
-                for cid in held:
-                    c = st.cards[cid]
-                    if not c.sepultus:
-                        animals[c.continent] = animals.get(c.continent, 0) + 1
-                inp = AutomaScoreInput(inp.name, inp.scoring, inp.vp, animals, list(inp.experts),
-                                       inp.coins, inp.tokens, inp.seals)
-            out.append(score_automa(inp, st.board))
-        else:
-            out.append(score_human(inp, st.board))
-    return out, final_ranking(out)
+    return final_scores(res.state)

@@ -44,8 +44,6 @@ def test_scoring_cards_against_hand_computed_totals(scoring, total):
     assert items["continent:europe"] == 15 and items["continent:asia"] == 2 and items["track"] == 50
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (docs/requests/automa-to-engine.md): game end discards "
-                                       "the automa's animals, so its Scoring card's continent term is 0")
 def test_automa_keeps_its_animals_for_final_scoring():
     seats = [SeatConfig("Joelle"), automa_seat("the Automa", 1, 1, PR)]
     res = play(seats, seed=3)
