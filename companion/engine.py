@@ -9,8 +9,7 @@ in ``_advance`` after every action, so the top task is always one that needs an 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from companion.actions import (
     Academy, Action, AutomaAction, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy,
@@ -81,8 +80,7 @@ def refresh_effects(seat: Seat) -> None:
 # --------------------------------------------------------------------------- pending
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(NamedTuple):
     """What the game waits for.
 
     ``kind``: start_game | reveal_expert | reveal_animal | choose_animal | choose_expert |
