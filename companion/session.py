@@ -243,18 +243,14 @@ class GameSession:
         return self._log.closed
 
     def log_lines(self) -> list[str]:
-        """One readable line per action, in order (for the UI's action log). Uses the engine's
-        ``describe_action(state_before, action)`` when it has one, else a generic line."""
-        describe = getattr(engine, "describe_action", None)
+        """One readable line per action, in order (for the UI's action log): the engine's
+        ``describe_action`` of each action in the state just before it."""
+        st = State(self._state.board)
         lines: list[str] = []
-        if describe is not None:
-            st = State()
-            for action in self._actions:
-                lines.append(describe(st, action))
-                engine.apply_unchecked(st, action)
-            return lines
-        names = [seat.name for seat in self._state.seats]
-        return [_generic_line(action, names) for action in self._actions]
+        for action in self._actions:
+            lines.append(engine.describe_action(st, action))
+            engine.apply_unchecked(st, action)
+        return lines
 
     # -- changing -----------------------------------------------------------------------------
 
@@ -314,21 +310,6 @@ class GameSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _generic_line(action: Action, names: list[str]) -> str:
-    d = action.to_json()
-    kind = str(d.pop("type")).replace("_", " ")
-    if kind == "start game":
-        return "set-up: " + ", ".join(str(x.get("name")) for x in d.get("seats", []))
-    who = ""
-    if isinstance(d.get("seat"), int):
-        seat = d.pop("seat")
-        who = (names[seat] if 0 <= seat < len(names) else f"seat {seat}") + ": "
-    if isinstance(d.get("owner"), int) and 0 <= d["owner"] < len(names):
-        d["owner"] = names[d["owner"]]
-    details = ", ".join(f"{k.replace('_', ' ')} {json.dumps(v, ensure_ascii=False)}" for k, v in d.items())
-    return f"{who}{kind}" + (f" ({details})" if details else "")
 
 
 def _default_title(state: State) -> str:
