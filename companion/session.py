@@ -24,7 +24,6 @@ Guarantees (see ``docs/saves.md``):
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
