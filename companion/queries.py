@@ -106,13 +106,20 @@ def max_expedition_value(st: State, seat: int, continent: str, die: tuple[str, i
         return None
     s = st.seats[seat]
     need = b.colour_of_continent[continent]
-    sp = cheapest_recolour(st, seat, die, need)
-    if sp is None:
-        return None
-    tokens = s.tokens - (1 if sp.colour and sp.colour_by != "seal" else 0)
-    seals = s.seals - sp.seals
-    full = Spend(s.coins, tokens, sp.seals + seals, 0, sp.colour, sp.colour_by)
-    return _value(st, seat, die, full, True) + b.expedition_spaces[used][1] + s.fx.exp_bonus.get(continent, 0)
+    if die[0] == need:
+        options = [Spend(s.coins, s.tokens, s.seals)]
+    else:
+        # recolour with a seal (its +5 is counted anyway when every seal is spent, and the token
+        # stays for +2) or with a token; the best of those the seat can pay
+        options = []
+        if s.seals >= 1:
+            options.append(Spend(s.coins, s.tokens, s.seals, 0, need, "seal"))
+        if s.tokens >= 1:
+            options.append(Spend(s.coins, s.tokens - 1, s.seals, 0, need, "token"))
+        if not options:
+            return None
+    extra = b.expedition_spaces[used][1] + s.fx.exp_bonus.get(continent, 0)
+    return max(_value(st, seat, die, sp, True) for sp in options) + extra
 
 
 def publishable_types(st: State, seat: int, reference: int, die: tuple[str, int] | None = None) -> dict[int, Spend]:
