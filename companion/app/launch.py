@@ -108,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    import logging
+
+    # errors inside screens and event handlers go to stderr (Flet logs them; nothing is shown otherwise)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.port is not None and not 0 <= args.port <= 65535:
         print(f"encyclopedia: --port must be between 0 and 65535, not {args.port}", file=sys.stderr)
         return 2

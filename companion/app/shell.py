@@ -51,6 +51,9 @@ class Shell:
         page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
         page.padding = 0
         page.on_resize = self._on_resize
+        # one file picker per page (a service: constructing it inside main registers it);
+        # used for photo uploads and JSON exports/imports
+        self._picker = ft.FilePicker()
         self.ctl.nav.subscribe(lambda route: self.render())
         self.ctl.subscribe(self._on_change)
         self.ctl.set_width(page.width)
@@ -71,6 +74,9 @@ class Shell:
         bar = ft.SnackBar(ft.Text(text), bgcolor=ft.Colors.ERROR if error else None,
                           show_close_icon=True, duration=ft.Duration(seconds=6))
         self.page.show_dialog(bar)
+
+    def file_picker(self) -> ft.FilePicker:
+        return self._picker
 
     def update(self) -> None:
         self.page.update()

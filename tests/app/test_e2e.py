@@ -60,5 +60,39 @@ def test_start_screen_and_settings(app, ctx):
     B("English").click()
     B("Back").click()
     B("Resume a game").click()
-    page.get_by_text("No saved game yet", exact=False).wait_for()
+    webapp.shown(page, "No saved game yet").wait_for()
+    page.close()
+
+
+def test_score_pad_two_players(app, ctx):
+    url, data = app
+    page = webapp.open_app(ctx, url, width=1280, height=900)
+    B = lambda name: webapp.button(page, name)
+    B("Score pad").click()
+    # wait for each step's effect before the next tap (a tap during a redraw can be lost,
+    # as for a person tapping twice very fast)
+    B("Add a player").click()
+    webapp.textbox(page, "Seat 1 name").wait_for()
+    B("Add a player").click()
+    webapp.textbox(page, "Seat 2 name").wait_for()
+    webapp.type_into(page, webapp.textbox(page, "Seat 1 name"), "Ann")
+    webapp.type_into(page, webapp.textbox(page, "Seat 2 name"), "Bob")
+    vp = page.get_by_role("textbox", name="Score track VP", exact=True)
+    webapp.type_into(page, vp.nth(0), "72")
+    webapp.type_into(page, vp.nth(1), "40")
+    webapp.shown(page, "Ann wins with 72 VP").wait_for()
+    B("Royal Seals +1").nth(1).click()   # Bob: 1 seal = 4 VP
+    webapp.shown(page, "44 VP").wait_for()
+    B("Royal Seals +1").nth(1).click()   # 2 seals = 8 VP
+    webapp.shown(page, "48 VP").wait_for()  # Bob's live total: 40 + 2 seals x 4
+    shot(page, "03-score-pad")
+    B("Export as JSON").click()
+    webapp.shown(page, "Saved:").wait_for()
+    exported = list((data / "score-sheets").glob("score-*.json"))
+    assert len(exported) == 1
+    import json
+
+    doc = json.loads(exported[0].read_text())
+    assert [p["total"] for p in doc["result"]["players"]] == [72, 48]
+    assert doc["players"][1]["seals"] == 2
     page.close()

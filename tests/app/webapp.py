@@ -126,3 +126,24 @@ def textbox(page, name: str):
 def settle(page, ms: int = 600) -> None:
     """Flutter paints a frame or two after the semantics tree changes: wait before a screenshot."""
     page.wait_for_timeout(ms)
+
+
+def type_into(page, locator, text: str, timeout_ms: int = 10000) -> None:
+    """Replace the text of a Flutter text field like a user: tap it, select all, type.
+
+    (``locator.fill`` can run before Flutter has attached its editing element to the focused
+    field, and the text is then lost; typing after the focus moved is reliable.)
+    """
+    locator.click()
+    page.wait_for_function(
+        "() => { const a = document.activeElement;"
+        " return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA'); }",
+        timeout=timeout_ms)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def shown(page, text: str):
+    """A locator for ``text`` on screen, whether Flutter exposes it as a text node or folds it
+    into the accessible name of an enclosing card (``aria-label``)."""
+    return page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False)).first

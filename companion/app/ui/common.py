@@ -80,10 +80,10 @@ class Stepper:
     """
 
     def __init__(self, label: str, value: int, on_change: Callable[[int], None], lo: int = 0,
-                 hi: int = 999, minus_tip: str = "−1", plus_tip: str = "+1", width: int = 72):
+                 hi: int = 999, minus_tip: str = "−1", plus_tip: str = "+1", width: int = 190):
         self.label, self.lo, self.hi, self.on_change = label, lo, hi, on_change
         self.field = ft.TextField(
-            value=str(value), label=label, width=width + 60, dense=True,
+            value=str(value), label=label, width=width, dense=True,
             keyboard_type=ft.KeyboardType.NUMBER, text_align=ft.TextAlign.CENTER,
             on_change=self._typed,
         )

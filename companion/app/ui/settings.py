@@ -41,7 +41,7 @@ class SettingsScreen(Screen):
                 note(tr("settings.catalogue_missing")) if not features.catalogue_ready() else ft.Container(),
             ]),
         ]
-        return ft.Column(parts, spacing=12)
+        return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # -- "check your box" -----------------------------------------------------------------
     def _box_section(self) -> ft.Control:

@@ -1,0 +1,78 @@
+"""The game screens' strings (EN / FR / IT) and small wording helpers.
+
+The tables are ``companion/app/game/i18n/<lang>.json`` (flat ``{"key": "text"}``), the same
+format as the app-shell's tables; a key missing in French or Italian falls back to English
+(a test checks the three tables hold the same keys). Until the shell's loader merges these
+tables (docs/requests/app-game-to-app-shell.md), the game screens read them through
+``GameText``, which follows the language of the shell's ``Translator``.
+
+Messages coming from the engine (a refused action) are in English: they are the engine's.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+LANGUAGES = ("en", "fr", "it")
+
+
+@lru_cache(maxsize=None)
+def load_game_table(lang: str) -> dict[str, str]:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(LANGUAGES)}")
+    path = resources.files("companion.app.game").joinpath("i18n", f"{lang}.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ValueError(f"game i18n table {lang}.json must be a flat object of strings")
+    return table
+
+
+class GameText:
+    """``gt(key, **kw)``: a game string in the current language (English fallback).
+
+    ``lang`` may be a language code or a callable returning one (the shell's translator's
+    ``lang`` attribute changes when the user switches language)."""
+
+    def __init__(self, lang="en"):
+        self._lang = lang
+
+    @property
+    def lang(self) -> str:
+        lang = self._lang() if callable(self._lang) else self._lang
+        return lang if lang in LANGUAGES else "en"
+
+    def has(self, key: str) -> bool:
+        return key in load_game_table("en")
+
+    def __call__(self, key: str, **kw) -> str:
+        text = load_game_table(self.lang).get(key)
+        if text is None:
+            text = load_game_table("en")[key]  # KeyError: a key missing from English is a bug
+        return text.format(**kw) if kw else text
+
+    # -- vocabulary -------------------------------------------------------------------
+    def continent(self, c: str | None) -> str:
+        return self(f"g.continent.{c}") if c else self("g.sepultus")
+
+    def colour(self, c: str) -> str:
+        return self(f"g.colour.{c}")
+
+    def category(self, c: str) -> str:
+        return self(f"g.cat.{c}")
+
+    def token(self, effect: str) -> str:
+        return self(f"g.token.{effect}")
+
+    def die(self, die) -> str:
+        return self("g.die", colour=self.colour(die[0]), value=die[1])
+
+    def gift(self, effect: dict) -> str:
+        """What a slot gives its owner when another seat takes the die there."""
+        if not effect:
+            return self("g.gift.nothing")
+        bits = []
+        for k, v in effect.items():
+            bits.append(self(f"g.gain.{k}", n=v))
+        return ", ".join(bits)
