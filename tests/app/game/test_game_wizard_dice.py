@@ -1,0 +1,71 @@
+"""New game wizard and dice entry view-models."""
+
+from __future__ import annotations
+
+import random
+
+from companion.app.game.dice import DiceEntry
+from companion.app.game.texts import GameText, load_game_table
+from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, setup_steps
+from companion.engine import replay
+from companion.store import GameStore
+
+T = GameText()
+
+
+def test_wizard_defaults_make_a_solo_game(game_dir):
+    w = NewGameVM(T, random.Random(1))
+    assert [s.kind for s in w.seats] == [HUMAN, AUTOMA] and w.problems() == []
+    s = w.create(GameStore(game_dir))
+    st = s.state
+    assert st.seats[1].kind == "automa" and sorted(st.seats[1].priority) == sorted(st.board.continents)
+    assert st.pending.kind == "reveal_expert"
+    steps = setup_steps(st, T)
+    assert any("Player 1: 1 coin(s)" in x for x in steps) and any("Automa: 2 coin(s)" in x for x in steps)
+    assert any("Behavior card ★ Carl von Linné" in x for x in steps)
+
+
+def test_wizard_limits_and_engine_checks():
+    w = NewGameVM(T, random.Random(2))
+    assert w.add_seat(AUTOMA) and w.add_seat(AUTOMA)
+    assert not w.add_seat(HUMAN) and "at most 4" in w.error
+    assert not w.set_kind(0, AUTOMA) and "at most 3 automas" in w.error
+    assert len({tuple(s.priority) for s in w.seats if s.kind == AUTOMA}) == 3  # shuffled apart
+    w.set_name(2, "Automa")
+    assert "two seats are called 'Automa'" in w.problems()[0]
+    w.set_name(2, "  ")
+    assert "needs a name" in w.problems()[0]
+    assert w.remove_seat(3) and w.remove_seat(2)
+    assert not w.remove_seat(1) and "at least 2" in w.error
+    assert w.problems() == []
+    assert w.create is not None
+
+
+def test_wizard_priorities_entered_from_the_table():
+    w = NewGameVM(T, random.Random(3))
+    assert w.set_priority_text(1, "blue purple red yellow green")
+    assert w.seats[1].priority == ["europe", "asia", "america", "africa", "oceania"] and w.seats[1].priority_entered
+    assert not w.set_priority_text(1, "europe europe asia africa america") and "repeated europe" in w.error
+    w.move_priority(1, "oceania", -1)
+    assert w.seats[1].priority[3] == "oceania"
+    w.first_player = 1
+    w.sepultus = True
+    a = w.start_action()
+    st = replay([a])
+    assert st.first_player == 1 and st.sepultus and st.seats[1].priority[3] == "oceania"
+
+
+def test_dice_entry_by_hand():
+    e = DiceEntry("Ana", 4, {"red": 1, "yellow": 4, "purple": 4, "blue": 4, "green": 4}, T)
+    assert e.add("red", 6)
+    assert not e.add("red", 2) and "only 1 red" in e.message
+    assert not e.add("pink", 2) and not e.add("blue", 7)
+    for c in ("blue", "green", "yellow"):
+        assert e.add(c, 3)
+    assert not e.add("purple", 1) and "draws 4 dice" in e.message
+    assert e.problem() is None
+    assert not e.set_colour(1, "red")  # the bag has no second red
+    assert e.set_colour(1, "purple") and e.set_value(1, 5)
+    assert e.action(0).dice == (("red", 6), ("purple", 5), ("green", 3), ("yellow", 3))
+    e.remove(0)
+    assert "1 entered" not in (e.problem() or "") and "3 entered" in e.problem()
