@@ -38,6 +38,8 @@ class AppController:
         self.width: float | None = None
         self._listeners: list[Callable[[str], None]] = []
         self._screens: dict[str, object] = {}
+        #: the saved game the "/game" screen shows (set by open_game)
+        self.game_id: str | None = None
 
     # -- change notification -------------------------------------------------------------
     def subscribe(self, listener: Callable[[str], None]) -> None:
@@ -85,6 +87,25 @@ class AppController:
         if changed:
             self._notify("size")
         return changed
+
+    # -- games ---------------------------------------------------------------------------
+    def open_game(self, game_id: str) -> None:
+        """Show the saved game ``game_id`` (from the resume list, or once the wizard created it).
+
+        The wizard's screen is replaced, so "back" from the game returns to the start screen."""
+        if not game_id:
+            raise ValueError("no game to open")
+        self.game_id = game_id
+        self.drop_screen_state("/game")
+        if self.nav.current == "/new":
+            self.drop_screen_state("/new")
+            self.nav.replace("/game")
+        else:
+            self.nav.go("/game")
+
+    def new_game(self) -> None:
+        self.drop_screen_state("/new")
+        self.nav.go("/new")
 
     # -- per-screen view-models (kept while the app runs, so going back keeps entries) -----
     def screen_state(self, route: str, factory: Callable[[], object]) -> object:

@@ -5,6 +5,10 @@ Every string the app shows goes through :func:`Translator.t`. The tables are dat
 so a translator edits JSON, not code. They live under ``assets/`` because that folder is the
 one the package data declaration ships (``app/assets/**/*`` in pyproject.toml).
 
+The game screens (``companion.app.game``, another engineer's sub-package) keep their strings in
+``companion/app/game/i18n/<lang>.json`` with keys starting ``g.``; :func:`load_table` merges
+them in (a key defined in both places is an error), so one ``Translator`` serves every screen.
+
 Placeholders use ``str.format`` names: ``"total": "Total: {vp} VP"`` → ``t("total", vp=12)``.
 A key missing from the French or Italian table falls back to English (the tests check the three
 tables hold the same keys, so that only happens while a translation is being written); a key
@@ -23,18 +27,51 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fr": "Français", "it": "Italiano"}
 
 
-@lru_cache(maxsize=None)
-def load_table(lang: str) -> dict[str, str]:
-    """The string table of ``lang`` (cached). Raises ``ValueError`` for an unknown language."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(LANGUAGES)}")
-    path = resources.files("companion.app").joinpath("assets", "i18n", f"{lang}.json")
+def _read(path, what: str) -> dict[str, str]:
     table = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(table, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in table.items()
     ):
-        raise ValueError(f"i18n table {lang}.json must be a flat object of strings")
+        raise ValueError(f"i18n table {what} must be a flat object of strings")
     return table
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(LANGUAGES)}")
+
+
+@lru_cache(maxsize=None)
+def load_shell_table(lang: str) -> dict[str, str]:
+    """The shell's own table of ``lang`` (``companion/app/assets/i18n``)."""
+    _check_lang(lang)
+    path = resources.files("companion.app").joinpath("assets", "i18n", f"{lang}.json")
+    return _read(path, f"assets/i18n/{lang}.json")
+
+
+@lru_cache(maxsize=None)
+def load_game_strings(lang: str) -> dict[str, str]:
+    """The game screens' table of ``lang`` (empty while that file does not exist)."""
+    _check_lang(lang)
+    try:
+        path = resources.files("companion.app").joinpath("game", "i18n", f"{lang}.json")
+        if not path.is_file():
+            return {}
+    except (ModuleNotFoundError, FileNotFoundError):
+        return {}
+    return _read(path, f"game/i18n/{lang}.json")
+
+
+@lru_cache(maxsize=None)
+def load_table(lang: str) -> dict[str, str]:
+    """Every string of ``lang`` (cached): the shell's table merged with the game screens'.
+
+    Raises ``ValueError`` for an unknown language or a key defined in both tables."""
+    shell, game = load_shell_table(lang), load_game_strings(lang)
+    both = sorted(set(shell) & set(game))
+    if both:
+        raise ValueError(f"i18n key(s) defined by both the shell and the game tables: {', '.join(both)}")
+    return {**shell, **game}
 
 
 class Translator:

@@ -124,3 +124,18 @@ def test_screen_state_is_kept_while_the_app_runs():
     assert ctl.screen_state("x", list) is a
     ctl.drop_screen_state("x")
     assert ctl.screen_state("x", list) == []
+
+
+def test_open_game_from_resume_and_from_the_wizard():
+    ctl = AppController(prefs=Prefs(), save=False)
+    ctl.nav.go("/resume")
+    ctl.open_game("abc")
+    assert ctl.game_id == "abc" and ctl.nav.stack == ("/", "/resume", "/game")
+    ctl.nav.home()
+    ctl.new_game()
+    ctl.screen_state("/new", dict)["seats"] = 2
+    ctl.open_game("def")  # the wizard finished: its screen is replaced by the game
+    assert ctl.nav.stack == ("/", "/game") and ctl.game_id == "def"
+    assert ctl.screen_state("/new", dict) == {}  # a fresh wizard next time
+    with pytest.raises(ValueError):
+        ctl.open_game("")

@@ -16,8 +16,25 @@ SCREENS: dict[str, str] = {
 }
 
 
+def all_screens() -> dict[str, str]:
+    """The shell's screens plus the game screens' (``companion.app.game.SCREENS``, same form),
+    for the routes ``/new`` and ``/game``. The game package may be absent or incomplete."""
+    screens = dict(SCREENS)
+    try:
+        game = import_module("companion.app.game")
+    except ImportError:
+        return screens
+    for route, target in dict(getattr(game, "SCREENS", {}) or {}).items():
+        screens.setdefault(route, target)
+    return screens
+
+
+def has_screen(route: str) -> bool:
+    return route in all_screens()
+
+
 def build_screen(route: str, shell):
-    target = SCREENS.get(route)
+    target = all_screens().get(route)
     if target is None:
         raise LookupError(f"no screen is drawn for {route!r} yet")
     module, cls = target.split(":")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.app import features
+from companion.app.ui import has_screen
 from companion.app.ui.common import Screen, big_button, heading, note, responsive
 from companion.app.vm_start import saved_games
 
@@ -12,9 +13,9 @@ from companion.app.vm_start import saved_games
 class StartScreen(Screen):
     def view(self) -> ft.Control:
         tr, nav = self.tr, self.ctl.nav
-        play = features.game_play_ready()
+        play = features.game_play_ready() and has_screen("/new")
         buttons = [
-            big_button(tr("start.new_game"), ft.Icons.PLAY_ARROW, lambda e: nav.go("/new"),
+            big_button(tr("start.new_game"), ft.Icons.PLAY_ARROW, lambda e: self.ctl.new_game(),
                        disabled=not play, tooltip=None if play else tr("start.needs_engine")),
             big_button(tr("start.resume"), ft.Icons.HISTORY, lambda e: nav.go("/resume"), filled=False),
             big_button(tr("start.score_pad"), ft.Icons.SCOREBOARD, lambda e: nav.go("/scorepad"),
@@ -45,7 +46,7 @@ class ResumeScreen(Screen):
             rows.append(note(problem, error=True))
         if not games and not problem:
             rows.append(note(tr("resume.none")))
-        play = features.game_play_ready()
+        play = features.game_play_ready() and has_screen("/game")
         for g in games:
             bits = [g.when]
             if g.round is not None:
