@@ -12,9 +12,10 @@ added. ``action_from_json(d)`` is the inverse and raises ``BadActionError`` nami
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
-from typing import Any
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Mapping
 
+from companion.engine_board import current_board_values
 from companion.errors import BadActionError
 
 # --------------------------------------------------------------------------- value objects
@@ -89,11 +90,21 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class StartGame(Action):
-    """Set up a game: seats clockwise, who holds the first-player token, Sepultus cards in play."""
+    """Set up a game: seats clockwise, who holds the first-player token, Sepultus cards in play.
+
+    ``board``: the board constants the game is played with, part of the record so that a saved
+    game replays identically whatever the user's "check your box" values become later. It is a
+    JSON object of overridable constants (``companion.engine_board``), applied on top of the
+    shipped ``board.json``; by default every overridable constant of ``default_board()`` at the
+    moment the action is built (so a JSON ``start_game`` without ``"board"``, written before the
+    field existed, is read with the user's current board, as it always was). ``board=None``:
+    keep the ``Board`` the ``State`` was created with (tests and tools with a hand-made board;
+    such a record replays only with that same board given to ``replay``)."""
 
     seats: tuple[SeatConfig, ...]
     first_player: int = 0
     sepultus: bool = False
+    board: Mapping[str, Any] | None = field(default_factory=current_board_values, hash=False)
     TYPE = "start_game"
 
 
@@ -344,7 +355,7 @@ _KIND: dict[str, str] = {
     "continent": "ostr", "up_to": "oint", "die": "oint", "cost": "oint",
     "sepultus": "bool", "use_now": "bool",
     "categories": "ostrs", "dice": "dice", "slots": "ints", "keep": "ints",
-    "cubes": "pairs", "extra": "pairs", "spend": "spend", "seats": "seats",
+    "cubes": "pairs", "extra": "pairs", "spend": "spend", "seats": "seats", "board": "oobject",
 }
 # fields whose kind depends on the class
 _KIND_BY_CLASS = {(ChooseExpert, "slot"): "oint", (University, "slot"): "oint",
@@ -364,8 +375,10 @@ def _compact(obj: Any) -> dict[str, Any]:
 def _jsonable(v: Any) -> Any:
     if isinstance(v, (Spend, SeatConfig)):
         return v.to_json()
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):
         return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping):
+        return {k: _jsonable(x) for k, x in v.items()}
     return v
 
 
@@ -424,6 +437,12 @@ def _parse(kind: str, v: Any, where: str) -> Any:
         if not isinstance(v, dict):
             raise BadActionError(f"{where}: expected an object, got {v!r}")
         return _build(Spend, v, where)
+    if kind == "oobject":
+        if v is None:
+            return None
+        if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
+            raise BadActionError(f"{where}: expected an object (or null), got {v!r}")
+        return v
     if kind == "seats":
         if not isinstance(v, (list, tuple)):
             raise BadActionError(f"{where}: expected a list of seats, got {v!r}")
@@ -454,7 +473,7 @@ def _build(cls: type, d: Any, where: str) -> Any:
     for f in fields(cls):
         if f.name in d:
             kwargs[f.name] = _parse(_kind_of(cls, f.name), d[f.name], f"{where}.{f.name}")
-        elif f.default is MISSING:
+        elif f.default is MISSING and f.default_factory is MISSING:
             raise BadActionError(f"{where}: missing field {f.name!r}")
     return cls(**kwargs)
 
@@ -543,6 +562,7 @@ def _fast_pairs(v: Any) -> bool:
 
 _FAST = {"ints": _fast_ints, "strs": _fast_strs, "ostrs": _fast_strs, "dice": _fast_dice, "pairs": _fast_pairs,
          "ostr": lambda v: type(v) is str, "oint": lambda v: type(v) is int,
+         "oobject": lambda v: type(v) is dict and all(type(k) is str for k in v),
          "seats": lambda v: type(v) is tuple and all(type(x) is SeatConfig for x in v)}
 
 

@@ -20,6 +20,7 @@ from companion.actions import (
 from companion.content.board import Board
 from companion.content.experts import EXPERTS, expert_by_name
 from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY
+from companion.engine_board import board_from_values
 from companion.engine_automa import BEHAVIOURS, SCORING_IDS, automa_slot_order, behaviour_row
 from companion.errors import (
     BadActionError, CardUnavailableError, ChanceError, DieValueError, ExpeditionError,
@@ -504,9 +505,10 @@ def _category_type(card: Card, category: str) -> int | None:
 
 
 def _h_start(st: State, a: StartGame, check: bool) -> None:
-    b = st.board
     if check:
         _expect(st, "start", None, "starting a game")
+    b = st.board if a.board is None else board_from_values(a.board)  # SetupError when invalid
+    if check:
         n = len(a.seats)
         if not b.min_seats <= n <= b.max_seats:
             raise SetupError(f"a game has {b.min_seats} to {b.max_seats} seats (automas included), got {n}")
@@ -535,6 +537,8 @@ def _h_start(st: State, a: StartGame, check: bool) -> None:
         if not 0 <= a.first_player < n:
             raise SetupError(f"first_player must be a seat 0..{n - 1}")
     n = len(a.seats)
+    if b is not st.board:
+        st.set_board(b)
     st.seats = [Seat(x.name, x.kind, x.behaviour, x.scoring, tuple(x.priority) if x.priority else None) for x in a.seats]
     for i, s in enumerate(st.seats):
         pos = (i - a.first_player) % n

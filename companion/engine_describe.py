@@ -12,6 +12,8 @@ from companion.actions import (
     Expedition, Pass, PlaceDice, Publish, Research, RevealAnimal, RevealExpert, RevealRoundToken,
     RollDice, RollDie, SealAction, SetCategories, Spend, StartGame, TakeDie, University, UseExpert,
 )
+from companion.engine_board import board_from_values
+from companion.errors import RuleError
 from companion.state import State
 
 _TOKEN_WORDS = {
@@ -75,7 +77,15 @@ def _describe(st: State, a: Action) -> str:
     if isinstance(a, StartGame):
         names = ", ".join(x.name + (" (automa)" if x.kind == "automa" else "") for x in a.seats)
         first = a.seats[a.first_player].name if 0 <= a.first_player < len(a.seats) else "?"
-        return f"new game: {names}; {first} starts" + ("; with Sepultus Creatura" if a.sepultus else "")
+        text = f"new game: {names}; {first} starts" + ("; with Sepultus Creatura" if a.sepultus else "")
+        if a.board is not None:
+            try:
+                own = board_from_values(a.board).overridden
+            except RuleError:
+                own = frozenset()
+            if own:
+                text += f"; board values from the box: {', '.join(sorted(own))}"
+        return text
     if isinstance(a, RevealExpert):
         return f"the table reveals the expert {a.name}"
     if isinstance(a, RevealAnimal):

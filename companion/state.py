@@ -2,7 +2,9 @@
 
 ``State`` is only changed by ``companion.engine.apply`` / ``apply_unchecked``. ``to_json()`` is
 canonical (equal states give equal JSON, whatever path led to them) and ``from_json`` is its
-inverse; ``copy()`` is a fast structural copy (no ``deepcopy``).
+inverse; ``copy()`` is a fast structural copy (no ``deepcopy``). The JSON form carries the game's
+overridable board constants (``"board"``, as ``StartGame.board``), so ``from_json`` rebuilds the
+same ``Board``.
 
 Conventions: seats are numbered 0..n-1 clockwise; dice are ``(colour, value)`` tuples; animal
 cards are numbered in the order they were revealed (``state.cards[id]``); experts are named.
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.content.board import Board, default_board
+from companion.engine_board import board_from_values, board_values
 
 # --------------------------------------------------------------------------- cards
 
@@ -188,7 +191,6 @@ class State:
     )
 
     def __init__(self, board: Board | None = None) -> None:
-        self.board: Board = board if board is not None else default_board()
         self.seats: list[Seat] = []
         self.sepultus = False
         self.first_player = 0  # holder of the first-player token
@@ -197,10 +199,7 @@ class State:
         self.round = 0  # 1..rounds once started
         self.round_tokens: list[str] = []  # effects revealed so far
         self.dice_this_round = 0
-        self.bag: dict[str, int] = {c: self.board.dice_per_colour for c in self.board.colours}
-        self.central: dict[str, int] = {c: 0 for c in self.board.colours}  # dice on the central board
         self.hand: tuple[str, int] | None = None  # the die taken, before its action
-        self.expedition: dict[str, int] = {c: 0 for c in self.board.continents}  # spaces used this round
         self.bank_claimed = False
         self.expert_display: list[str | None] = []
         self.animal_display: list[int | None] = []
@@ -212,6 +211,14 @@ class State:
         self.tasks: list[tuple] = [("start",)]
         self.deferred: list[tuple[int, str]] = []  # card bonuses earned off-turn: (seat, "expert"|"animal")
         self.n_actions = 0
+        self.set_board(board if board is not None else default_board())
+
+    def set_board(self, board: Board) -> None:
+        """Play with ``board`` (before any die is drawn: ``StartGame`` sets the game's board)."""
+        self.board: Board = board
+        self.bag: dict[str, int] = {c: board.dice_per_colour for c in board.colours}  # dice in the bag
+        self.central: dict[str, int] = {c: 0 for c in board.colours}  # dice on the central board
+        self.expedition: dict[str, int] = {c: 0 for c in board.continents}  # spaces used this round
 
     # -- derived views
 
@@ -269,6 +276,7 @@ class State:
     def to_json(self) -> dict[str, Any]:
         return {
             "schema": 1,
+            "board": board_values(self.board),
             "seats": [x.to_json() for x in self.seats],
             "sepultus": self.sepultus,
             "first_player": self.first_player,
@@ -298,6 +306,8 @@ class State:
     def from_json(d: dict[str, Any], board: Board | None = None) -> "State":
         from companion.engine import refresh_effects
 
+        if board is None and d.get("board") is not None:
+            board = board_from_values(d["board"])
         s = State(board)
         s.seats = [Seat.from_json(x) for x in d["seats"]]
         for k in ("sepultus", "first_player", "turn_start", "turn_seat", "round", "dice_this_round",
