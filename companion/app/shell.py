@@ -51,9 +51,9 @@ class Shell:
         page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
         page.padding = 0
         page.on_resize = self._on_resize
-        # one file picker per page (a service: constructing it inside main registers it);
-        # used for photo uploads and JSON exports/imports
-        self._picker = ft.FilePicker()
+        # file pickers are page services (constructing one inside main or an event handler
+        # registers it); one per purpose, so each screen sets its own on_result
+        self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}
         self.ctl.nav.subscribe(lambda route: self.render())
         self.ctl.subscribe(self._on_change)
         self.ctl.set_width(page.width)
@@ -75,8 +75,11 @@ class Shell:
                           show_close_icon=True, duration=ft.Duration(seconds=6))
         self.page.show_dialog(bar)
 
-    def file_picker(self) -> ft.FilePicker:
-        return self._picker
+    def file_picker(self, purpose: str = "default") -> ft.FilePicker:
+        """The page's file picker for ``purpose`` (created on first use)."""
+        if purpose not in self._pickers:
+            self._pickers[purpose] = ft.FilePicker()
+        return self._pickers[purpose]
 
     def update(self) -> None:
         self.page.update()

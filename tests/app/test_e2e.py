@@ -6,6 +6,7 @@ screen go to ``test-artifacts/app/`` (gitignored).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,16 @@ def test_start_screen_and_settings(app, ctx):
     B("Settings").click()
     B("Français").wait_for()
     shot(page, "02-settings")
+    # import a shared animal catalogue through the file picker
+    shared = data.parent / "friend-catalogue.json"
+    shared.write_text(json.dumps({"format": "encyclopedia-catalogue", "version": 1, "animals": [
+        {"kind": "animal", "name": "Aix galericulata", "continent": "europe",
+         "categories": ["bird", "omnivore", "aquatic", "temperate"]}], "sepultus": []}))
+    with page.expect_file_chooser() as chooser:
+        B("Import a file").click()
+    chooser.value.set_files(str(shared))
+    webapp.shown(page, "In your catalogue: 1 animals").wait_for()
+    assert "Aix galericulata" in (data / "catalogue.json").read_text()
     B("Français").click()
     B("Retour").wait_for()  # the whole app now speaks French
     assert (data / "app-settings.json").read_text().count('"fr"') == 1
@@ -90,8 +101,6 @@ def test_score_pad_two_players(app, ctx):
     webapp.shown(page, "Saved:").wait_for()
     exported = list((data / "score-sheets").glob("score-*.json"))
     assert len(exported) == 1
-    import json
-
     doc = json.loads(exported[0].read_text())
     assert [p["total"] for p in doc["result"]["players"]] == [72, 48]
     assert doc["players"][1]["seals"] == 2

@@ -9,6 +9,7 @@ from companion.app.i18n import LANGUAGE_NAMES, LANGUAGES
 from companion.app.prefs import THEMES
 from companion.app.ui.common import Screen, note, section
 from companion.app.vm_settings import BoxConstantsForm
+from companion.app.vm_tools import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ToolError
 
 
 class SettingsScreen(Screen):
@@ -31,15 +32,8 @@ class SettingsScreen(Screen):
             section(tr("settings.language"), [lang]),
             section(tr("settings.theme"), [theme]),
             self._box_section(),
-            section(tr("settings.calibration"), [
-                note(tr("settings.calibration_help")),
-                note(tr("settings.calibration_missing")) if not features.dice_reader_ready() else
-                note(tr("settings.calibration_reader_ok")),
-            ]),
-            section(tr("settings.catalogue"), [
-                note(tr("settings.catalogue_help")),
-                note(tr("settings.catalogue_missing")) if not features.catalogue_ready() else ft.Container(),
-            ]),
+            self._calibration_section(),
+            self._catalogue_section(),
         ]
         return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -91,3 +85,120 @@ class SettingsScreen(Screen):
         rows.append(status)
         refresh_errors()
         return section(tr("settings.box"), rows)
+
+    # -- dice colour calibration ------------------------------------------------------------
+    def _calibration_section(self) -> ft.Control:
+        tr = self.tr
+        if not features.dice_reader_ready():
+            return section(tr("settings.calibration"), [note(tr("settings.calibration_missing"))])
+        tools: CalibrationTools = self.ctl.screen_state("settings.calibration", CalibrationTools)
+        status_text = note("")
+
+        def show_status():
+            st = tools.status()
+            if st.problem:
+                status_text.value, status_text.color = st.problem, ft.Colors.ERROR
+            elif st.colours:
+                names = ", ".join(tr(f"colour.{c}") for c in st.colours)
+                status_text.value = tr("settings.calibration_done", colours=names, when=st.created[:16].replace("T", " "))
+                status_text.color = None
+            else:
+                status_text.value, status_text.color = tr("settings.calibration_none"), None
+
+        picker = self.shell.file_picker("calibration")
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes]
+            if not files:
+                return
+            status_text.value, status_text.color = tr("settings.calibration_reading"), None
+            try:
+                tools.calibrate(files[0].bytes)
+            except ToolError as exc:
+                self.shell.toast(tr("settings.calibration_failed", error=str(exc)), error=True)
+            else:
+                self.shell.toast(tr("settings.calibration_saved"))
+            show_status()
+            self.shell.update()  # a picker event updates the picker, not the page
+
+        picker.on_result = picked
+
+        def clear(e):
+            tools.clear()
+            show_status()
+
+        show_status()
+        order = " · ".join(tr(f"colour.{c}") for c in CALIBRATION_ORDER)
+        return section(tr("settings.calibration"), [
+            note(tr("settings.calibration_help")),
+            ft.Text(tr("settings.calibration_order", order=order), weight=ft.FontWeight.BOLD),
+            ft.Row([
+                ft.FilledButton(tr("settings.calibration_photo"), icon=ft.Icons.PHOTO_CAMERA,
+                                action=ft.PickFiles(picker, with_data=True,
+                                                    file_type=ft.FilePickerFileType.IMAGE)),
+                ft.OutlinedButton(tr("settings.calibration_clear"), icon=ft.Icons.DELETE_OUTLINE, on_click=clear),
+            ], wrap=True),
+            status_text,
+        ])
+
+    # -- animal catalogue ---------------------------------------------------------------------
+    def _catalogue_section(self) -> ft.Control:
+        tr = self.tr
+        tools = CatalogueTools()
+        info = note("")
+        conflict = ft.SegmentedButton(
+            segments=[ft.Segment(value=v, label=tr(f"settings.catalogue_conflict_{v}"))
+                      for v in ("error", "keep", "replace")],
+            selected=["error"],
+        )
+
+        def show_summary():
+            s = tools.summary()
+            if s.problem:
+                info.value, info.color = s.problem, ft.Colors.ERROR
+            else:
+                info.value = tr("settings.catalogue_count", animals=s.animals, sepultus=s.sepultus)
+                info.color = None
+
+        picker = self.shell.file_picker("catalogue")
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes is not None]
+            if not files:
+                return
+            try:
+                report = tools.import_bytes(files[0].bytes, files[0].name, conflict.selected[0])
+            except ToolError as exc:
+                self.shell.toast(tr("settings.catalogue_import_failed", error=str(exc)), error=True)
+            else:
+                self.shell.toast(tr("settings.catalogue_imported", summary=report.summary()))
+            show_summary()
+            self.shell.update()  # a picker event updates the picker, not the page
+
+        picker.on_result = picked
+
+        async def export(e):
+            try:
+                data = tools.export_bytes()
+            except ToolError as exc:
+                self.shell.toast(str(exc), error=True)
+                return
+            try:
+                await picker.save_file(file_name=tools.export_name(), src_bytes=data,
+                                       file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"])
+            except Exception as exc:
+                self.shell.toast(tr("settings.catalogue_export_failed", error=str(exc)), error=True)
+
+        show_summary()
+        return section(tr("settings.catalogue"), [
+            note(tr("settings.catalogue_help")),
+            info,
+            ft.Text(tr("settings.catalogue_conflict")),
+            conflict,
+            ft.Row([
+                ft.FilledButton(tr("settings.catalogue_import"), icon=ft.Icons.UPLOAD_FILE,
+                                action=ft.PickFiles(picker, with_data=True, file_type=ft.FilePickerFileType.CUSTOM,
+                                                    allowed_extensions=["json"])),
+                ft.OutlinedButton(tr("settings.catalogue_export"), icon=ft.Icons.DOWNLOAD, on_click=export),
+            ], wrap=True),
+        ])
