@@ -1,6 +1,93 @@
 """The game-tracking part of the app: new game wizard, the game screens and their view-models.
 
 View-models (plain Python, tested without a display): ``vm`` (the game), ``wizard`` (new game),
-``dice`` (dice entry). Flet screens: ``views``. Entry points for the shell: ``open_new_game``,
-``open_saved_game``, ``register``.
+``dice`` (dice entry). Flet screens: ``views`` (routes ``/new`` and ``/game``), declared in
+``SCREENS`` for the shell's ``companion.app.ui.build_screen``.
+
+The shell opens them with ``ctl.new_game()`` / ``ctl.open_game(game_id)``; the game on screen
+is kept in ``ctl.screen_state(GAME_KEY)`` (a ``GameHolder``) so that a redraw, or opening the
+game that is already open, never opens its file twice, and a game replaced by another is
+closed. ``open_new_game(ctl)`` / ``open_saved_game(ctl, game_id)`` are the same two calls,
+named as the lead's note asked.
 """
+
+from __future__ import annotations
+
+SCREENS = {
+    "/new": "companion.app.game.views:NewGameScreen",
+    "/game": "companion.app.game.views:GameScreen",
+}
+
+#: key of the open game in ``ctl.screen_state`` (not a route: it survives ``open_game``)
+GAME_KEY = "game:open"
+
+
+class GameHolder:
+    """The open game of one window: its ``GameVM`` (or why the requested game cannot open)."""
+
+    def __init__(self):
+        self.vm = None
+        self.problem: str | None = None
+        self.problem_id: str | None = None
+
+    def close(self) -> None:
+        if self.vm is not None and not self.vm.session.closed:
+            self.vm.session.close()
+        self.vm = None
+
+
+def session_store():
+    from companion.store import GameStore
+
+    return GameStore()
+
+
+def holder(ctl) -> GameHolder:
+    return ctl.screen_state(GAME_KEY, GameHolder)
+
+
+def game_vm(ctl):
+    """The ``GameVM`` of ``ctl.game_id``, opening the saved game when needed; None with
+    ``holder(ctl).problem`` set when it cannot be opened (damaged file, newer schema ...)."""
+    from companion.app.game.texts import GameText
+    from companion.app.game.vm import GameVM
+    from companion.session import GameSession
+    from companion.store import StoreError
+
+    h = holder(ctl)
+    gid = getattr(ctl, "game_id", None)
+    if gid is None:
+        return h.vm
+    if h.vm is not None and h.vm.session.game_id == gid and not h.vm.session.closed:
+        return h.vm
+    if h.problem_id == gid:
+        return None
+    h.close()
+    try:
+        session = GameSession.open(session_store(), gid)
+    except StoreError as exc:
+        h.problem, h.problem_id = str(exc), gid
+        return None
+    h.problem = h.problem_id = None
+    h.vm = GameVM(session, GameText(lambda: ctl.tr.lang))
+    return h.vm
+
+
+def show_new_session(ctl, session) -> None:
+    """The wizard created ``session``: keep it open and show it (no second open)."""
+    from companion.app.game.texts import GameText
+    from companion.app.game.vm import GameVM
+
+    h = holder(ctl)
+    h.close()
+    h.problem = h.problem_id = None
+    h.vm = GameVM(session, GameText(lambda: ctl.tr.lang))
+    ctl.open_game(session.game_id)
+
+
+def open_new_game(ctl) -> None:
+    ctl.new_game()
+
+
+def open_saved_game(ctl, game_id: str) -> None:
+    ctl.open_game(game_id)

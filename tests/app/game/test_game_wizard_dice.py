@@ -69,3 +69,13 @@ def test_dice_entry_by_hand():
     assert e.action(0).dice == (("red", 6), ("purple", 5), ("green", 3), ("yellow", 3))
     e.remove(0)
     assert "1 entered" not in (e.problem() or "") and "3 entered" in e.problem()
+def test_game_string_tables_hold_the_same_keys():
+    en = load_game_table("en")
+    for lang in ("fr", "it"):
+        other = load_game_table(lang)
+        assert set(other) == set(en), f"{lang}: missing {sorted(set(en) - set(other))[:5]}, extra {sorted(set(other) - set(en))[:5]}"
+        for k, v in en.items():
+            import string
+
+            names = {f[1] for f in string.Formatter().parse(v) if f[1]}
+            assert names == {f[1] for f in string.Formatter().parse(other[k]) if f[1]}, (lang, k)
