@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.actions import (
@@ -151,6 +151,7 @@ class Option:
     target: Any = None  # expert name / card id / continent / reference card id
     value: int = 0  # die value with the spend (expedition: its total value)
     gain: str = ""  # short description of what it gives
+    covers: str | None = None  # University with every expert slot taken: the expert this choice covers
 
 
 def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> list[Option]:
@@ -165,15 +166,23 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
     v0 = _value(st, seat, die, NO_SPEND)
     out.append(Option("embassy", Embassy(seat), None, v0, f"+{b.embassy_tokens(v0)} expedition token(s)"))
     out.append(Option("bank", Bank(seat), None, v0, f"+{b.bank_coins} coins" + ("" if st.bank_claimed else ", first player")))
+    full = s.kind == "human" and all(x is not None for x in s.face_up)
     for name in st.expert_display:
         if name is None:
             continue
-        slot = None
-        if all(x is not None for x in s.face_up):
-            slot = 0
         match = b.colour_of_continent[EXPERT[name].continent] == die[0]
-        out.append(Option("university", University(seat, name, slot), name, v0,
-                          name + (" +1 expedition token" if match else "")))
+        text = name + (" +1 expedition token" if match else "")
+        if full:
+            # every slot is taken: the new expert covers one of them, the player's choice
+            for slot, old in enumerate(s.face_up):
+                out.append(Option("university", University(seat, name, slot), name, v0,
+                                  f"{text}, covers {old} (slot {slot})", old))
+        else:
+            out.append(Option("university", University(seat, name), name, v0,
+                              f"{text}, in slot {s.face_up.index(None)}" if s.kind == "human" else text))
+        if s.kind == "human" and EXPERT[name].duration == "oneshot":
+            out.append(Option("university", University(seat, name, use_now=True), name, v0,
+                              f"{text}, used at once ({_gain_text(EXPERT[name].effect.gain)})"))
     for cid in st.animal_display:
         if cid is None:
             continue
@@ -263,20 +272,47 @@ def research_options(st: State, seat: int) -> list[tuple[int, str, int]]:
     return out
 
 
+_GAIN_WORDS = {"coins": "coin", "reputation": "reputation", "vp": "VP", "tokens": "expedition token",
+               "seals": "royal seal", "expert": "expert card", "animal": "animal card"}
+
+
+def _gain_text(g) -> str:
+    """'+5 coins', '+3 reputation' ... for a gain (an expert's ``Gain`` or a dict)."""
+    items = g.items() if isinstance(g, dict) else ((k, getattr(g, k)) for k in ("coins", "reputation", "vp"))
+    parts = []
+    for k, v in items:
+        if v:
+            word = _GAIN_WORDS.get(k, k)
+            plural = "s" if v != 1 and word not in ("reputation", "VP") else ""
+            parts.append(f"+{v} {word}{plural}")
+    return ", ".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class PublicationPreview:
-    vp: int  # total VP the publication scores
-    vp_by_type: dict  # type -> VP (0 = kept cards)
+    vp: int  # every VP the action scores: the publication (vp_by_type) + experts/track (gains["vp"])
+    vp_by_type: dict  # type -> VP of the publication itself (0 = kept cards)
     cubes_by_category: dict  # category -> cubes published
     kept: tuple[int, ...]
     discarded: tuple[int, ...]
     cubes_lost: int
-    seals: int
+    seals: int  # royal seals the publication gives
+    # what placing the die on the Publication space also gives, from the face-up experts:
+    # ((expert, {"coins": 3}), ...); and everything gained besides the publication itself, as
+    # totals: coins, reputation (spaces moved), and the track bonuses reached on the way
+    # (tokens, coins, seals, expert / animal cards to choose next), vp
+    expert_gains: tuple = ()
+    gains: dict = field(default_factory=dict)
+
+    @property
+    def publication_vp(self) -> int:
+        return sum(self.vp_by_type.values())
 
 
 def preview_publication(st: State, action: Publish) -> PublicationPreview:
-    """What ``action`` would score, before it is confirmed (raises the same ``RuleError`` as
-    ``apply`` when it is illegal). The state is not changed."""
+    """What ``action`` would score and give, before it is confirmed (raises the same
+    ``RuleError`` as ``apply`` when it is illegal), including the gains of the experts the die
+    placement triggers and the reputation-track bonuses they reach. The state is not changed."""
     trial = st.copy()
     s0 = st.seats[action.seat]
     apply(trial, action)
@@ -290,10 +326,35 @@ def preview_publication(st: State, action: Publish) -> PublicationPreview:
     kept = tuple(s1.published[len(s0.published):])
     by_type[0] = len(kept) * b.publication_vp[0]
     discarded = tuple(trial.discarded_animals[len(st.discarded_animals):])
-    # VP from experts triggered by the die placement are not part of the publication itself
+    # experts triggered by placing the die on the Publication space (face up before the action)
+    expert_gains = []
+    gains = {"coins": 0, "reputation": 0, "vp": 0}
+    for name in s0.face_up:
+        if name is None:
+            continue
+        e = EXPERT[name]
+        tr = e.effect.trigger
+        if e.duration == "permanent" and tr.on == "place_die" and tr.location == "publication":
+            g = {k: getattr(e.effect.gain, k) for k in ("coins", "reputation", "vp") if getattr(e.effect.gain, k)}
+            expert_gains.append((name, g))
+            for k, v in g.items():
+                gains[k] += v
+    # the totals, read from the trial (reputation-track bonuses included, wrap-around too)
+    sp = action.spend
+    recolour_token = 1 if sp.colour is not None and sp.colour != st.hand[0] and sp.colour_by != "seal" else 0
+    gains["coins"] = s1.coins - s0.coins + sp.coins - sp.seals_for_coins * b.seal_coins
+    gains["tokens"] = s1.tokens - s0.tokens + sp.tokens + recolour_token
+    gains["seals"] = s1.seals - s0.seals + sp.seals + sp.seals_for_coins - b.publish_seals
+    pub_vp = sum(by_type.values())
+    gains["vp"] = s1.vp - s0.vp - pub_vp
+    for kind in ("expert", "animal"):
+        task = ("choose_" + kind, action.seat, "reputation")
+        gains[kind] = trial.tasks.count(task) - st.tasks.count(task)
+    gains = {k: v for k, v in gains.items() if v}
     return PublicationPreview(
-        vp=sum(by_type.values()), vp_by_type=dict(sorted(by_type.items())), cubes_by_category=cubes,
-        kept=kept, discarded=discarded, cubes_lost=s1.cubes_lost - s0.cubes_lost, seals=b.publish_seals)
+        vp=pub_vp + gains.get("vp", 0), vp_by_type=dict(sorted(by_type.items())), cubes_by_category=cubes,
+        kept=kept, discarded=discarded, cubes_lost=s1.cubes_lost - s0.cubes_lost, seals=b.publish_seals,
+        expert_gains=tuple(expert_gains), gains=gains)
 
 
 # --------------------------------------------------------------------------- automa helpers
