@@ -233,6 +233,19 @@ class ScorePad:
         os.replace(tmp, path)
         return path
 
+    def load_sheet_bytes(self, data: bytes, source: str) -> None:
+        """Load a score sheet file's bytes; ``PadError("<file>: <where>: <problem>")`` if it is bad."""
+        try:
+            doc = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise PadError(f"{source}: not a UTF-8 text file") from None
+        except json.JSONDecodeError as exc:
+            raise PadError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        try:
+            self.load_sheet(doc)
+        except (SheetError, ScoreInputError, ContentError) as exc:
+            raise PadError(f"{source}: {exc}") from None
+
     def load_sheet(self, data) -> None:
         """Replace the pad with a score sheet (an exported one, or one written by hand)."""
         sheet = parse_sheet(data)  # SheetError tells where the file is wrong; nothing changes then

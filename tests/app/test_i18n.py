@@ -58,9 +58,24 @@ def test_every_key_the_code_uses_exists():
 def test_computed_keys_exist():
     en = load_table("en")
     for key in shipped_unverified_keys():
-        assert f"board.{key}" in en
+        assert f"board.{key}" in en and f"board.{key}_help" in en
     for theme in THEMES:
         assert f"settings.theme_{theme}" in en
+    from companion.app.vm_tools import CALIBRATION_ORDER
+    from companion.content.vocab import CATEGORIES, CONTINENTS
+
+    for c in CALIBRATION_ORDER:
+        assert f"colour.{c}" in en
+    for c in CATEGORIES:
+        assert f"cat.{c}" in en
+    for c in CONTINENTS:
+        assert f"continent.{c}" in en
+    for v in ("error", "keep", "replace"):
+        assert f"settings.catalogue_conflict_{v}" in en
+    from companion.app.vm_scorepad import AUTOMA_COUNTS, HUMAN_COUNTS
+
+    for c in HUMAN_COUNTS + AUTOMA_COUNTS + ("cubes", "published", "animals"):
+        assert f"pad.{c}" in en
 
 
 def test_translator_formats_and_falls_back(monkeypatch):

@@ -164,3 +164,13 @@ def test_automa_has_no_face_up_choice_and_only_automa_cards(pad):
     pad.add_human("Ann")
     with pytest.raises(PadError, match="only an automa"):
         pad.set_scoring(0, "l-astrolabe")
+
+
+def test_open_a_sheet_file(pad):
+    pad.load_sheet_bytes((SAMPLES / "jeremie-188.json").read_bytes(), "jeremie-188.json")
+    assert pad.view.totals == (188,)
+    with pytest.raises(PadError, match=r"x.json: not valid JSON \(line 1"):
+        pad.load_sheet_bytes(b"{", "x.json")
+    with pytest.raises(PadError, match="y.json: players\\[0\\].cubes.reptil: unknown category"):
+        pad.load_sheet_bytes(b'{"players": [{"cubes": {"reptil": 2}}]}', "y.json")
+    assert pad.view.totals == (188,)  # a bad file changes nothing

@@ -67,9 +67,11 @@ def responsive(controls: list[ft.Control], phone: int = 12, tablet: int = 6, des
     return ft.ResponsiveRow(controls, spacing=spacing, run_spacing=spacing)
 
 
-def section(title: str, controls: list[ft.Control]) -> ft.Control:
-    return ft.Card(ft.Container(ft.Column([heading(title, 17), *controls], spacing=10),
-                                padding=ft.Padding.all(14)))
+def section(title: str, controls: list[ft.Control], stretch: bool = False) -> ft.Control:
+    """A titled card; ``stretch``: children take the card's full width (text fields)."""
+    col = ft.Column([heading(title, 17), *controls], spacing=10,
+                    horizontal_alignment=ft.CrossAxisAlignment.STRETCH if stretch else ft.CrossAxisAlignment.START)
+    return ft.Card(ft.Container(col, padding=ft.Padding.all(14)))
 
 
 class Stepper:

@@ -10,7 +10,7 @@ from companion.app.vm_score import ScoreView
 def score_view_controls(view: ScoreView, tr, phone: bool) -> list[ft.Control]:
     verdict = ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER),
                       ft.Text(view.verdict, size=16, weight=ft.FontWeight.BOLD, expand=True)])
-    bar_width = 180 if phone else 260
+    bar_width = 170 if phone else 210
     bars = []
     for b in view.bars:
         bars.append(ft.Row([

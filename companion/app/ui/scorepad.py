@@ -53,11 +53,22 @@ class ScorePadScreen(Screen):
         tr, pad = self.tr, self.pad
         board = default_board()
         full = len(pad.seats) >= board.max_seats
+        picker = self.shell.file_picker("scorepad")
+
+        def opened(e):
+            files = [f for f in (e.files or []) if f.bytes is not None]
+            if files:
+                self._do(pad.load_sheet_bytes, files[0].bytes, files[0].name, redraw=True)
+
+        picker.on_result = opened
         add_row = ft.Row([
             ft.FilledButton(tr("pad.add_human"), icon=ft.Icons.PERSON_ADD, disabled=full,
                             on_click=lambda e: self._do(pad.add_human, redraw=True)),
             ft.OutlinedButton(tr("pad.add_automa"), icon=ft.Icons.SMART_TOY, disabled=full,
                               on_click=lambda e: self._do(pad.add_automa, redraw=True)),
+            ft.TextButton(tr("pad.open_sheet"), icon=ft.Icons.FOLDER_OPEN,
+                          action=ft.PickFiles(picker, with_data=True, file_type=ft.FilePickerFileType.CUSTOM,
+                                              allowed_extensions=["json"])),
         ], wrap=True)
         seats = [self._seat_card(i) for i in range(len(pad.seats))]
         if not seats:
@@ -96,8 +107,8 @@ class ScorePadScreen(Screen):
                 on_change=lambda e: self._do(pad.set_scoring, i, e.control.selected[0]),
             ))
         counts = HUMAN_COUNTS if seat.kind == "human" else AUTOMA_COUNTS
-        parts.append(ft.Row([self._stepper(i, c, seat.counts.get(c, 0)) for c in counts],
-                            wrap=True, spacing=4, run_spacing=4))
+        parts.append(ft.Container(ft.Row([self._stepper(i, c, seat.counts.get(c, 0)) for c in counts],
+                                         wrap=True, spacing=4, run_spacing=14), padding=ft.Padding.only(top=6)))
         board = default_board()
         if seat.kind == "human":
             parts.append(self._table_tile(i, "cubes", tr("pad.cubes"), board.categories, "cat", seat.cubes))
@@ -122,7 +133,8 @@ class ScorePadScreen(Screen):
                     for k in keys]
         return ft.ExpansionTile(
             title=ft.Text(title), subtitle=ft.Text(self.tr("pad.count_sum", n=n)),
-            controls=[ft.Row(controls, wrap=True, spacing=4, run_spacing=4)],
+            controls=[ft.Container(ft.Row(controls, wrap=True, spacing=4, run_spacing=14),
+                                   padding=ft.Padding.only(top=8, bottom=8))],
             expanded=n > 0,
         )
 

@@ -73,7 +73,8 @@ class SettingsScreen(Screen):
             f = form.fields[key]
             tf = ft.TextField(
                 label=tr(f"board.{key}"), value=f.text, dense=True,
-                helper=tr("settings.box_default", value=f.default_text),
+                helper=tr("settings.box_default", help=tr(f"board.{key}_help"), value=f.default_text),
+                helper_max_lines=3,
                 on_change=lambda e, k=key: changed(k, e),
             )
             fields[key] = tf
@@ -84,7 +85,7 @@ class SettingsScreen(Screen):
         ], wrap=True))
         rows.append(status)
         refresh_errors()
-        return section(tr("settings.box"), rows)
+        return section(tr("settings.box"), rows, stretch=True)
 
     # -- dice colour calibration ------------------------------------------------------------
     def _calibration_section(self) -> ft.Control:

@@ -1,0 +1,90 @@
+"""Screenshots of the main screens for docs/screenshots/ (EN/FR, light/dark, phone/desktop).
+
+    python tests/app/make_screenshots.py [--out docs/screenshots]
+
+Runs the web app with a throw-away data folder, sets the language and theme through the
+preferences file before each browser tab opens, drives the screens through the semantics tree
+and writes small PNGs (palette-quantised). Needs /usr/bin/chromium and playwright.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import webapp  # noqa: E402
+
+PHONE = (412, 860)
+DESKTOP = (1280, 800)
+#: each screen in four variants that together cover every language, theme and size
+VARIANTS = [("en", "light", "phone"), ("fr", "dark", "phone"), ("en", "dark", "desktop"), ("fr", "light", "desktop")]
+NAMES = {  # the buttons' names in each language
+    "en": {"settings": "Settings", "pad": "Score pad", "open": "Open a score sheet", "resume": "Resume a game"},
+    "fr": {"settings": "Réglages", "pad": "Bloc de score", "open": "Ouvrir une feuille de score",
+           "resume": "Reprendre une partie"},
+}
+SHEET = webapp.REPO / "samples" / "score-sheets" / "three-seats-tie.json"
+
+
+def save_small(page, path: Path) -> None:
+    from PIL import Image
+
+    webapp.settle(page, 900)
+    tmp = path.with_suffix(".raw.png")
+    page.screenshot(path=str(tmp))
+    img = Image.open(tmp).convert("RGB").quantize(colors=96, method=Image.Quantize.MEDIANCUT)
+    img.save(path, optimize=True)
+    tmp.unlink()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(webapp.REPO / "docs" / "screenshots"))
+    args = ap.parse_args()
+    why = webapp.missing_requirements()
+    if why:
+        print(f"cannot take screenshots: {why}")
+        return 1
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    data = Path(tempfile.mkdtemp(prefix="enc-shots-"))
+    written = []
+    with webapp.running_app(data_dir=data) as (url, _proc), webapp.browser() as ctx:
+        for lang, theme, size in VARIANTS:
+            (data / "app-settings.json").write_text(json.dumps({"language": lang, "theme": theme}))
+            w, h = PHONE if size == "phone" else DESKTOP
+            n = NAMES[lang]
+            tag = f"{lang}-{theme}-{size}"
+
+            page = webapp.open_app(ctx, url, w, h)
+            webapp.button(page, n["resume"]).wait_for()
+            save_small(page, out / f"start-{tag}.png")
+            webapp.button(page, n["settings"]).click()
+            page.get_by_role("button", name="Français").wait_for()
+            save_small(page, out / f"settings-{tag}.png")
+            page.close()
+
+            page = webapp.open_app(ctx, url, w, h)
+            webapp.button(page, n["pad"]).click()
+            with page.expect_file_chooser() as chooser:
+                webapp.button(page, n["open"]).click()
+            chooser.value.set_files(str(SHEET))
+            webapp.shown(page, "113").wait_for()
+            if size == "phone":  # the result is below the seats on a phone: show it
+                page.mouse.wheel(0, 5000)
+                page.wait_for_timeout(400)
+            save_small(page, out / f"scorepad-{tag}.png")
+            page.close()
+            written += [f"{s}-{tag}.png" for s in ("start", "settings", "scorepad")]
+    for name in written:
+        print(out / name, (out / name).stat().st_size // 1024, "KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
