@@ -202,3 +202,13 @@ def test_subprocess_read_contract_with_the_shipped_model(tmp_path: Path, backend
     assert dot["dice"] == []
     proc = run_module(["read", "text.jpg", "empty.jpg", "--json", "--backend", backend], tmp_path)
     assert proc.returncode == 1 and len(proc.stdout.splitlines()) == 2
+
+
+def test_read_from_stdin(files, monkeypatch) -> None:
+    data = files["good"].read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, out, _ = run_cli(["read", "-", "-", "--json"])
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["image"] == "-" and [(d["colour"], d["value"]) for d in first["dice"]] == SCENE
+    assert second == {"image": "-", "error": "stdin was already read"}
+    assert code == 0
