@@ -450,3 +450,27 @@ def test_reputation_expert_choice_is_a_choose_expert_with_slot_rules():
     assert s.rep == 5
     assert t.p.kind == "take_die" and t.p.seat == 1
     t.refuse(ChooseExpert(0, t.st.expert_display[0]), NotYourTurnError)
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: expedition spends are checked before the space's "
+                                       "reputation bonuses, which DIGEST §4 says count (audit #3)")
+def test_expedition_coins_from_its_own_reputation_bonus_can_raise_its_value():
+    # EN p.12: the die is placed, its space's reputation is gained "immediately", THEN the value
+    # is improved with coins/tokens/seals; DIGEST §4: "a bonus gained during it ... counts".
+    # Seat 0 at reputation 3 with 1 coin goes to Asia's first space (+3 -> 6: passes 4, +3
+    # coins) and spends 3 coins on a Type III cube (4 + 3 = 7).
+    display = [animal("asia", "mammal", "carnivore", "arboreal", "cold", "Panda"),
+               animal("asia", "bird", "omnivore", "aquatic", "hot", "Crane")]
+    t = setup(display=display, picks=[2, 3, 0, 4],
+              dice={0: [("purple", 5), ("purple", 4), ("green", 1), ("green", 2)],
+                    1: [("red", 1), ("red", 2), ("red", 3), ("red", 4)]})
+    s = t.seat(0)
+    t.do(TakeDie(0, 0, 0), Academy(0, t.card("Crane")))
+    assert (s.rep, s.coins) == (3, 1)
+    t.do(TakeDie(1, 1, 0), Embassy(1))
+    t.do(TakeDie(0, 0, 1), Expedition(0, "asia", Spend(coins=3)))
+    while t.p.kind == "choose_expert":  # space 6 reached too
+        t.choose_first()
+    assert t.p.kind == "research" and t.p.value == 7
+    t.do(Research(0, ((t.card("Panda"), "arboreal"),)))
+    assert s.coins == 1 + 3 - 3

@@ -120,3 +120,18 @@ def test_slot_effect_for_the_automa_when_a_human_takes_its_die():
     vp = a.vp
     t.do(TakeDie(0, 1, 3))  # the automa's 3 VP slot (its highest die)
     assert a.vp == vp + 3
+
+
+def test_automa_animals_count_at_the_end_of_the_game():
+    # DIGEST §3 discards unpublished animals at the end, but the automa never publishes and its
+    # Scoring card multiplies "the number of Animal cards they have": the engine keeps them
+    # (docs/engine.md; automa request). Checked through a whole game.
+    from companion.queries import score_inputs
+    t = automa_table("carl-von-linne", 6)
+    t.do(AutomaAction(1))
+    t.choose_first()
+    a = t.seat(1)
+    assert len(a.animals) == 3  # 2 starting + 1 from the Academy row
+    t.play_to_end()
+    inp = score_inputs(t.st)[1]
+    assert sum(inp.animals.values()) == len(a.animals) >= 3

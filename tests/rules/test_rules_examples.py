@@ -192,7 +192,6 @@ def test_faq_quentin_expedition_completed_by_the_reputation_animal_bonus():
     assert q.cubes[condor] == ["bird"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: die_options omits the FAQ expedition (audit #2)")
 def test_faq_quentin_expedition_is_offered_by_the_option_query():
     # issue 2 §4: die_options lists "which actions a die can do"; Quentin's legal expedition
     # must be among them, or the app cannot offer the FAQ move

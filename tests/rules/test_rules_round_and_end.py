@@ -443,3 +443,27 @@ def test_end_of_game_unpublished_animals_discarded_with_their_cubes():
     order = sorted(range(2), key=lambda i: -breakdowns[i].total)
     assert ranking.winners and set(ranking.winners) <= {b.name for b in breakdowns}
     assert breakdowns[order[0]].name in ranking.winners
+
+
+def test_reputation_expert_bonus_with_an_empty_display_takes_the_deck_top():
+    # six University actions empty the expert display; seat 0 (Leonardas Vaikutis: +2
+    # reputation per University die) then reaches space 6 with an Academy: the expert comes
+    # from the top of the deck (EN p.11)
+    names = ["Leonardas Vaikutis"] + list(FILLER_EXPERTS[:5])
+    t = setup(experts=names, dice={0: [("red", 1), ("red", 2), ("red", 3), ("green", 3)],
+                                   1: [("blue", 1), ("blue", 2), ("blue", 3), ("blue", 4)]})
+    s = t.seat(0)
+    t.do(TakeDie(0, 0, 0), University(0, names[0]))
+    t.do(TakeDie(1, 1, 0), University(1, names[1]))
+    t.do(TakeDie(0, 0, 1), University(0, names[2]))
+    t.do(TakeDie(1, 1, 1), University(1, names[3]))
+    t.do(TakeDie(0, 0, 2), University(0, names[4]))
+    t.do(TakeDie(1, 1, 2), University(1, names[5]))
+    assert s.rep == 4 and not any(t.st.expert_display)
+    card = next(x for x in t.st.animal_display if x is not None)
+    t.do(TakeDie(0, 0, 3), Academy(0, card))
+    assert s.rep == 6
+    assert t.p.kind == "choose_expert" and t.p.from_deck and t.p.seat == 0
+    t.refuse(ChooseExpert(0, names[1]), ChanceError, "already")
+    t.do(ChooseExpert(0, "Cristian Miller"))
+    assert s.face_up[3] == "Cristian Miller" and "Cristian Miller" in t.st.experts_seen
