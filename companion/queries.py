@@ -18,7 +18,7 @@ from companion.actions import (
     Academy, Action, Bank, Embassy, Expedition, Publish, Spend, University, NO_SPEND,
 )
 from companion.content.vocab import TYPE_OF_CATEGORY
-from companion.engine import EXPERT, _researchable, apply, pending_of
+from companion.engine import EXPERT, _rep_bonus_kinds, _researchable, apply, pending_of
 from companion.engine_automa import behaviour_row
 from companion.errors import RuleError
 from companion.state import Card, State
@@ -211,7 +211,11 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
         rep, bonus = b.expedition_spaces[used]
         extra = bonus + s.fx.exp_bonus.get(cont, 0)
         v = _value(st, seat, die, sp, True) + extra
-        if not _researchable(st, s, cont, v):
+        researchable = _researchable(st, s, cont, v)
+        # the space's reputation reaches an animal bonus: the expedition can be completed with
+        # the animal taken first (FAQ: Quentin), as apply accepts
+        track_animal = not researchable and "animal" in _rep_bonus_kinds(b, s.rep, rep)
+        if not researchable and not track_animal:
             # the cheapest cube within reach
             need = None
             for cid in s.animals:
@@ -234,7 +238,8 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
                 continue
             sp = sp2
             v = _value(st, seat, die, sp, True) + extra
-        out.append(Option("expedition", Expedition(seat, cont, sp), cont, v, f"value {v}, +{rep} reputation"))
+        out.append(Option("expedition", Expedition(seat, cont, sp), cont, v, f"value {v}, +{rep} reputation"
+                          + (" (reaches an animal on the reputation track: research it)" if track_animal else "")))
     for cid in s.animals:
         c = st.cards[cid]
         if c.sepultus:
