@@ -33,9 +33,6 @@ def brute_max_expedition(st, seat, continent):
     return best
 
 
-BUG_MAX = "engine bug: max_expedition_value recolours with a token even when a seal could (audit #1)"
-
-
 def test_max_expedition_value_with_a_token_and_a_seal_recolours_with_the_seal():
     # Eric's table: blue 4, 5 coins, 1 token, 1 seal. To Africa (second space, +1) the best is
     # the seal changing the colour (+5) AND the token for +2: 4 + 5 + 5 + 2 + 1 = 17.

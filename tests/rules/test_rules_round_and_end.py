@@ -5,7 +5,7 @@ import pytest
 
 from companion.actions import (
     Academy, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy, Expedition, Pass, PlaceDice,
-    Publish, Research, RevealExpert, RevealRoundToken, RollDice, RollDie, SealAction, SeatConfig, Spend,
+    Publish, Research, RevealExpert, RevealRoundToken, RollDice, RollDie, SealAction, SeatConfig,
     TakeDie, University,
 )
 from companion.errors import (
