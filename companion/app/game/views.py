@@ -47,7 +47,7 @@ def die_chip(colour: str, value, label: str, on_click=None, selected=False, unsu
         width=size, height=size, bgcolor=DIE_BG.get(colour, DIE_BG["unknown"]), border_radius=8,
         alignment=ft.Alignment.CENTER, border=border, on_click=on_click,
     )
-    return ft.Semantics(box, label=label, button=on_click is not None, selected=selected)
+    return ft.Semantics(content=box, label=label, button=on_click is not None, selected=selected, container=True)
 
 
 def colour_dot(colour: str, size=14) -> ft.Control:
@@ -108,7 +108,7 @@ class NewGameScreen(Screen):
         if problems:
             parts.append(note(problems[0], error=True))
         parts.append(button(gt("g.wiz.start"), lambda e: self.start(), ft.Icons.PLAY_ARROW, disabled=bool(problems)))
-        return ft.Column(parts, spacing=12)
+        return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def seat_card(self, i: int, s) -> ft.Control:
         gt, vm = self.gt, self.vm
@@ -228,17 +228,21 @@ class GameScreen(Screen):
         main = self.step_panel(step)
         boards = self.boards_panel(step)
         logs = self.log_panel()
+        stretch = ft.CrossAxisAlignment.STRETCH
         if self.phone:
-            return ft.Column([*top, main, boards, logs], spacing=12)
+            return ft.Column([*top, main, boards, logs], spacing=12, horizontal_alignment=stretch)
         main.col = {"xs": 12, "md": 7}
-        side = ft.Column([boards], spacing=12)
+        side = ft.Column([boards], spacing=12, horizontal_alignment=stretch)
         side.col = {"xs": 12, "md": 5}
-        return ft.Column([*top, ft.ResponsiveRow([main, side], spacing=16, run_spacing=12), logs], spacing=12)
+        return ft.Column([*top, ft.ResponsiveRow([main, side], spacing=16, run_spacing=12), logs], spacing=12,
+                         horizontal_alignment=stretch)
 
     def step_panel(self, step) -> ft.Control:
         draw = getattr(self, "draw_" + step.kind, None)
         body = draw(step) if draw else [note(step.kind)]
-        return ft.Card(ft.Container(ft.Column([heading(step.title(), 18), *body], spacing=10), padding=ft.Padding.all(14)))
+        return ft.Card(ft.Container(ft.Column([heading(step.title(), 18), *body], spacing=10,
+                                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                                    padding=ft.Padding.all(14)))
 
     # -- setup / reveals ------------------------------------------------------------------
     def setup_note(self) -> list[ft.Control]:
@@ -299,7 +303,7 @@ class GameScreen(Screen):
         fill()
         buttons = []
         for c in self.vm.state.board.continents:
-            buttons.append(ft.Semantics(ft.FilledButton(
+            buttons.append(ft.Semantics(content=ft.FilledButton(
                 gt("g.reveal.continent_left", continent=gt.continent(c), n=left[c]),
                 style=ft.ButtonStyle(bgcolor=DIE_BG[CONTINENT_COLOUR[c]], color=DIE_FG.get(CONTINENT_COLOUR[c], "#FFFFFF")),
                 disabled=left[c] <= 0, on_click=lambda e, c=c: self.run(step.reveal, c)), label=gt.continent(c), button=True))
@@ -424,13 +428,13 @@ class GameScreen(Screen):
             inside = [die_chip(step.rolled[j][0], step.rolled[j][1], gt("g.place.die", die=gt.die(step.rolled[j])),
                                on_click=lambda e, j=j: (step.select(j), self.redraw()), selected=step.selected == j, size=36)
                       for j in step.in_slot(sl)]
-            slots.append(ft.Semantics(ft.Container(
+            slots.append(ft.Semantics(content=ft.Container(
                 ft.Column([ft.Text(gt("g.place.slot", n=sl + 1), weight=ft.FontWeight.BOLD),
                            note(gt("g.place.gives", what=gt.gift(b.slot_effects[sl]))), ft.Row(inside, spacing=4)],
                           spacing=4, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                 width=150 if not self.phone else 160, padding=8, border_radius=8,
                 border=ft.Border.all(2, ft.Colors.OUTLINE), on_click=lambda e, sl=sl: (step.put(sl), self.redraw())),
-                label=gt("g.place.slot", n=sl + 1), button=True))
+                label=gt("g.place.slot", n=sl + 1), button=True, container=True))
         return [note(gt("g.place.hint")),
                 wrap(unplaced) if unplaced else note(gt("g.place.all_placed")),
                 wrap(slots),
@@ -564,7 +568,7 @@ class GameScreen(Screen):
             out.append(wrap([chip(gt("g.research.cube", cat=gt.category(cat), cost=cost),
                                   lambda e, c=cid, k=cat: self.run(step.toggle, c, k), (cid, cat) in step.chosen,
                                   disabled=not step.affordable((cid, cat))) for cat, cost in cubes]))
-        out.append(note(text, error=not legal))
+        out.append(note(text, error=not legal and bool(step.chosen)))
         out.append(button(gt("g.research.confirm"), lambda e: self.run(step.submit), ft.Icons.CHECK, disabled=not legal))
         return out
 
@@ -692,7 +696,8 @@ class GameScreen(Screen):
             for sl, slot in enumerate(s.slots):
                 for d in slot:
                     dice.append(die_chip(d[0], d[1], gt("g.turn.die_on", die=gt.die(d), name=s.name, slot=sl + 1), size=26))
-            title = s.name + (" 🤖" if s.kind == "automa" else "") + (" ★" if st.first_player == si else "")
+            title = s.name + (" · " + gt("g.wiz.automa") if s.kind == "automa" else "") + (
+                " · " + gt("g.res.first_player") if st.first_player == si else "")
             stats = gt("g.board.stats", coins=s.coins, tokens=s.tokens, seals=s.seals, vp=s.vp, rep=s.rep)
             extra = gt("g.board.cards", animals=len(s.animals), published=len(s.published), experts=len(s.experts))
             face = [x for x in s.face_up if x]
@@ -723,7 +728,7 @@ class GameScreen(Screen):
             central.append(ft.Text(gt("g.board.animals", names=", ".join(animals)), size=13))
         cards.append(ft.Container(ft.Column(central, spacing=3), padding=10, border_radius=8,
                                   border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
-        return ft.Column(cards, spacing=8)
+        return ft.Column(cards, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def log_panel(self) -> ft.Control:
         lines = self.vm.log()

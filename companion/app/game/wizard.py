@@ -39,12 +39,12 @@ class SeatDraft:
 
 def behaviour_label(key: str) -> str:
     b = BEHAVIORS[key]
-    return f"{'★' * b.stars} {b.name}"
+    return f"{b.name} · {b.stars}/3"
 
 
 def scoring_label(key: str) -> str:
     s = SCORING_CARDS[key]
-    return f"{'★' * s.stars} {s.name}"
+    return f"{s.name} · {s.stars}/3"
 
 
 def behaviour_keys() -> list[str]:

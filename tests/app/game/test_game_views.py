@@ -52,6 +52,8 @@ def texts(control) -> list[str]:
             return
         if not isinstance(c, ft.BaseControl):
             return
+        # ft.Semantics(x) puts x in ``tooltip`` (its first argument) and Flutter draws a grey box
+        assert not isinstance(getattr(c, "tooltip", None), ft.BaseControl), c
         for name in ("value", "label", "text", "title", "subtitle", "content", "controls", "leading", "trailing"):
             v = getattr(c, name, None)
             if v is not None:
