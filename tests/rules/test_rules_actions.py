@@ -452,8 +452,6 @@ def test_reputation_expert_choice_is_a_choose_expert_with_slot_rules():
     t.refuse(ChooseExpert(0, t.st.expert_display[0]), NotYourTurnError)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: expedition spends are checked before the space's "
-                                       "reputation bonuses, which DIGEST §4 says count (audit #3)")
 def test_expedition_coins_from_its_own_reputation_bonus_can_raise_its_value():
     # EN p.12: the die is placed, its space's reputation is gained "immediately", THEN the value
     # is improved with coins/tokens/seals; DIGEST §4: "a bonus gained during it ... counts".

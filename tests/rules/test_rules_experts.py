@@ -252,3 +252,22 @@ def test_endgame_experts_count_only_face_up_every_expert_counts_in_its_continent
     assert b.total == expected, b
     flags = {e.name: active for e, active in score_inputs(t.st)[0].experts}
     assert flags == {"Pora Paniu": True, "Nargiz Tatilian": False, f[0]: True, f[1]: True, f[4]: True}
+
+
+def test_expert_gained_on_the_expeditions_own_reputation_counts_for_its_value():
+    # audit N1 (adopted): at space 6 reached by the expedition's reputation, Pu Geun-Young (+2 to
+    # Asian expeditions) is taken before the research: the research value includes it
+    from companion.actions import ChooseExpert
+    display = [animal("asia", "mammal", "carnivore", "arboreal", "cold", "Panda"),
+               animal("asia", "bird", "omnivore", "aquatic", "hot", "Crane")]
+    t = setup(experts=["Pu Geun-Young"], display=display, picks=[2, 3, 0, 4],
+              dice={0: [("purple", 5), ("purple", 4), ("green", 1), ("green", 2)],
+                    1: [("red", 1), ("red", 2), ("red", 3), ("red", 4)]})
+    s = t.seat(0)
+    t.do(TakeDie(0, 0, 0), Academy(0, t.card("Crane")))  # reputation 3
+    t.do(TakeDie(1, 1, 0), Embassy(1))
+    t.do(TakeDie(0, 0, 1), Expedition(0, "asia"))  # +3 -> 6
+    assert s.rep == 6 and t.p.kind == "choose_expert"
+    t.do(ChooseExpert(0, "Pu Geun-Young"))
+    assert t.p.kind == "research" and t.p.value == 4 + 2
+    t.do(Research(0, ((t.card("Panda"), "mammal"), (t.card("Panda"), "carnivore"))))

@@ -34,14 +34,25 @@ def test_token_for_colour_and_tokens_for_value_add_up():
     display = [animal("asia", "mammal", "carnivore", "arboreal", "cold", "Panda")]
     t = setup(display=display, picks=[1, 2, 0, 3], dice={0: [("red", 6), ("red", 1), ("red", 2), ("red", 3)]})
     t.do(TakeDie(0, 0, 0))
-    # 1 token: colour change + 1 token for +2 needs 2
-    t.refuse(Expedition(0, "asia", Spend(tokens=1, colour="purple")), NotEnoughError, "2 expedition token")
+    # 1 token held, +1 from the first Asian space's reputation (passes space 2, audit #3):
+    # colour change + 2 tokens for +4 needs 3
+    t.refuse(Expedition(0, "asia", Spend(tokens=2, colour="purple")), NotEnoughError, "3 expedition token")
     t.refuse(Expedition(0, "asia", Spend(colour="purple", colour_by="seal")), BadActionError, "seal")
     t.refuse(Expedition(0, "asia", Spend(seals=1, colour="purple", colour_by="seal")), NotEnoughError, "seal")
     t.refuse(Expedition(0, "asia", Spend(colour="purple", colour_by="coin")), BadActionError, "colour_by")
-    t.do(Expedition(0, "asia", Spend(colour="purple")))
-    # the token is spent; the first space's 3 reputation passes space 2: +1 token
-    assert t.seat(0).tokens == 1 - 1 + 1 and t.p.value == 6
+    # colour by the held token, +2 by the token the space's reputation gives
+    t.do(Expedition(0, "asia", Spend(tokens=1, colour="purple")))
+    assert t.seat(0).tokens == 1 - 1 + 1 - 1 and t.p.value == 8
+
+
+def test_colour_change_cannot_be_paid_by_the_expeditions_own_reputation_token():
+    # the die must have the continent's colour to be placed: its token comes from what is held
+    display = [animal("asia", "mammal", "carnivore", "arboreal", "cold", "Panda")]
+    t = setup(display=display, picks=[1, 2, 0, 3], dice={0: [("red", 6), ("red", 1), ("red", 2), ("red", 3)]})
+    t.do(TakeDie(0, 0, 0), Bank(0, Spend(colour="green")))  # spends the only token
+    t.do(TakeDie(1, 1, 0), Embassy(1))
+    t.do(TakeDie(0, 0, 1))
+    t.refuse(Expedition(0, "asia", Spend(colour="purple")), NotEnoughError, "token")
 
 
 def test_colour_change_without_a_token_is_refused():
