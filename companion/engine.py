@@ -142,7 +142,7 @@ def pending_of(st: State) -> Pending:
         acc = (_HUMAN_ACTION_NAMES + ("use_expert",)) if st.seats[seat].kind == "human" else ("automa_action",)
         return Pending("action", seat, acc, die=st.hand)
     if k == "research":
-        return Pending("research", seat, ("research", "use_expert"), value=t[2], continent=t[3])
+        return Pending("research", seat, ("research", "use_expert"), value=research_value(st, t), continent=t[3])
     if k == "seal_offer":
         return Pending("seal_action", seat, ("seal_action", "pass"))
     if k == "roll_die":
@@ -290,6 +290,28 @@ def _rep_bonus_kinds(board: Board, pos: int, n: int) -> set[str]:
     return out
 
 
+def rep_walk_gains(board: Board, pos: int, n: int) -> tuple[int, int, int]:
+    """(coins, tokens, seals) the reputation-track bonuses give moving ``n`` spaces from ``pos``
+    (as ``_gain_rep`` walks the track)."""
+    coins = tokens = seals = 0
+    length = board.reputation_track_length
+    bonuses = board.reputation_bonuses
+    for _ in range(n):
+        pos += 1
+        if pos >= length:
+            pos = 0
+        b = bonuses.get(pos)
+        if b:
+            coins += b.get("coins", 0)
+            tokens += b.get("tokens", 0)
+            seals += b.get("seals", 0)
+            r = b.get("reputation", 0)
+            if r:
+                c2, t2, s2 = rep_walk_gains(board, pos, r)
+                coins, tokens, seals = coins + c2, tokens + t2, seals + s2
+    return coins, tokens, seals
+
+
 def _push(st: State, after: list) -> None:
     if after:
         st.tasks.extend(reversed(after))
@@ -323,8 +345,13 @@ def _die_value(board: Board, s: Seat, colour: str, value: int, sp: Spend, expedi
     return v
 
 
-def _resolve_spend(st: State, s: Seat, sp: Spend, expedition: bool, check: bool, what: str) -> tuple[str, int, int]:
-    """(colour the die counts as, its value with the spends, expedition tokens it costs)."""
+def _resolve_spend(st: State, s: Seat, sp: Spend, expedition: bool, check: bool, what: str,
+                   extra: tuple[int, int, int] = (0, 0, 0)) -> tuple[str, int, int]:
+    """(colour the die counts as, its value with the spends, expedition tokens it costs).
+
+    ``extra`` = (coins, tokens, seals) the seat gains during the action before it raises the
+    value (an expedition's own space reputation); the colour change is paid from what is held
+    before (the die must have the continent's colour to be placed)."""
     colour, value = st.hand
     board = st.board
     tokens = sp.tokens
@@ -344,14 +371,20 @@ def _resolve_spend(st: State, s: Seat, sp: Spend, expedition: bool, check: bool,
     if check:
         if sp.tokens and not expedition:
             raise BadActionError(f"expedition tokens add +2 only to an Expedition, not to {what}")
-        if tokens > s.tokens:
-            raise NotEnoughError(f"this needs {tokens} expedition token(s); {s.name} has {s.tokens}")
+        x_coins, x_tokens, x_seals = extra
+        if tokens - sp.tokens > s.tokens:
+            raise NotEnoughError(f"changing the die's colour needs 1 expedition token; {s.name} has {s.tokens}")
+        if tokens > s.tokens + x_tokens:
+            raise NotEnoughError(f"this needs {tokens} expedition token(s); {s.name} has {s.tokens}"
+                                 + (f" (+{x_tokens} from this action's reputation)" if x_tokens else ""))
         seals = sp.seals + sp.seals_for_coins
-        if seals > s.seals:
-            raise NotEnoughError(f"this needs {seals} royal seal(s); {s.name} has {s.seals}")
+        if seals > s.seals + x_seals or (sp.colour_by == "seal" and s.seals < 1):
+            raise NotEnoughError(f"this needs {seals} royal seal(s); {s.name} has {s.seals}"
+                                 + (f" (+{x_seals} from this action's reputation)" if x_seals else ""))
         have = s.coins + sp.seals_for_coins * board.seal_coins
-        if sp.coins > have:
-            raise NotEnoughError(f"this needs {sp.coins} coin(s); {s.name} has {have}")
+        if sp.coins > have + x_coins:
+            raise NotEnoughError(f"this needs {sp.coins} coin(s); {s.name} has {have}"
+                                 + (f" (+{x_coins} from this action's reputation)" if x_coins else ""))
     return colour, _die_value(board, s, colour, value, sp, expedition), tokens
 
 
@@ -897,8 +930,14 @@ def _h_expedition(st: State, a: Expedition, check: bool) -> None:
     cont = a.continent
     if check and cont not in b.continents:
         raise BadActionError(f"unknown continent {cont!r}: one of {', '.join(b.continents)}")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, True, check, "the expedition")
     used = st.expedition[cont]
+    if check and used >= len(b.expedition_spaces):
+        raise ExpeditionError(f"every expedition space of {_cap(cont)} is taken this round")
+    rep, bonus = b.expedition_spaces[used]
+    # the space's reputation is gained when the die is placed, before the value is raised
+    # (EN p.12): coins, tokens and seals from the track may pay this expedition's spends
+    colour, value, tokens = _resolve_spend(st, s, a.spend, True, check, "the expedition",
+                                           rep_walk_gains(b, s.rep, rep) if check and rep else (0, 0, 0))
     if check:
         if used >= len(b.expedition_spaces):
             raise ExpeditionError(f"every expedition space of {_cap(cont)} is taken this round")
@@ -906,7 +945,9 @@ def _h_expedition(st: State, a: Expedition, check: bool) -> None:
         if colour != need:
             raise WrongColourError(
                 f"an expedition to {_cap(cont)} needs a {need} die: spend 1 expedition token (or a royal seal) to change colour")
-    rep, bonus = b.expedition_spaces[used]
+    # the research value without the seat's expert effects, which are added when the cubes are
+    # placed: an expert gained on this expedition's reputation (space 6) counts (EN p.12 order)
+    base = value - s.fx.die_bonus.get(colour, 0) + bonus
     value += bonus + s.fx.exp_bonus.get(cont, 0)
     if check and not _researchable(st, s, cont, value):
         if "animal" not in _rep_bonus_kinds(b, s.rep, rep):
@@ -914,14 +955,20 @@ def _h_expedition(st: State, a: Expedition, check: bool) -> None:
                 f"an expedition to {_cap(cont)} worth {value} could not place any research cube on {s.name}'s animals: "
                 f"take an animal of {_cap(cont)} first, or raise the value")
     st.tasks.pop()
-    _pay(st, s, a.spend, tokens)
     _place_die(st)
     st.expedition[cont] = used + 1
     s.vp += s.fx.exp_vp.get(cont, 0)
     after: list = []
     _gain_rep(st, a.seat, rep, after)
-    after.append(("research", a.seat, value, cont))
+    _pay(st, s, a.spend, tokens)
+    after.append(("research", a.seat, base, cont, colour))
     _push(st, after)
+
+
+def research_value(st: State, t: tuple) -> int:
+    """The value of the research task ``t``: its base + the seat's expert effects now."""
+    fx = st.seats[t[1]].fx
+    return t[2] + fx.die_bonus.get(t[4], 0) + fx.exp_bonus.get(t[3], 0)
 
 
 def _h_research(st: State, a: Research, check: bool) -> None:
@@ -929,7 +976,8 @@ def _h_research(st: State, a: Research, check: bool) -> None:
     t = st.tasks[-1]
     if check:
         t = _expect(st, "research", a.seat, "research")
-    _, si, value, cont = t
+    si, cont = t[1], t[3]
+    value = research_value(st, t)
     s = st.seats[si]
     plan = []
     total = 0

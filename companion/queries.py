@@ -18,7 +18,7 @@ from companion.actions import (
     Academy, Action, Bank, Embassy, Expedition, Publish, Spend, University, NO_SPEND,
 )
 from companion.content.vocab import TYPE_OF_CATEGORY
-from companion.engine import EXPERT, _rep_bonus_kinds, _researchable, apply, pending_of
+from companion.engine import EXPERT, _rep_bonus_kinds, _researchable, apply, pending_of, rep_walk_gains
 from companion.engine_automa import behaviour_row
 from companion.errors import RuleError
 from companion.state import Card, State
@@ -71,16 +71,18 @@ def _value(st: State, seat: int, die: tuple[str, int], sp: Spend, expedition: bo
     return v
 
 
-def _boost(st: State, seat: int, sp: Spend, need: int, tokens_ok: bool) -> Spend | None:
+def _boost(st: State, seat: int, sp: Spend, need: int, tokens_ok: bool,
+           extra: tuple[int, int, int] = (0, 0, 0)) -> Spend | None:
     """``sp`` plus the cheapest extra spend adding at least ``need`` value (coins, then tokens
-    for expeditions, then seals); None when the seat cannot."""
+    for expeditions, then seals); None when the seat cannot. ``extra``: (coins, tokens, seals)
+    the action itself gives before its value is raised (an expedition's space reputation)."""
     if need <= 0:
         return sp
     s = st.seats[seat]
     b = st.board
-    coins_free = s.coins - sp.coins
-    tokens_free = s.tokens - sp.tokens - (1 if sp.colour and sp.colour_by != "seal" else 0)
-    seals_free = s.seals - sp.seals - sp.seals_for_coins
+    coins_free = s.coins + extra[0] - sp.coins
+    tokens_free = s.tokens + extra[1] - sp.tokens - (1 if sp.colour and sp.colour_by != "seal" else 0)
+    seals_free = s.seals + extra[2] - sp.seals - sp.seals_for_coins
     c = min(coins_free, need)
     need -= c * b.coin_value
     t = 0
@@ -106,16 +108,19 @@ def max_expedition_value(st: State, seat: int, continent: str, die: tuple[str, i
         return None
     s = st.seats[seat]
     need = b.colour_of_continent[continent]
+    # what the space's reputation gives before the value is raised (the colour is paid before)
+    wc, wt, ws = rep_walk_gains(b, s.rep, b.expedition_spaces[used][0])
+    coins, tokens, seals = s.coins + wc, s.tokens + wt, s.seals + ws
     if die[0] == need:
-        options = [Spend(s.coins, s.tokens, s.seals)]
+        options = [Spend(coins, tokens, seals)]
     else:
         # recolour with a seal (its +5 is counted anyway when every seal is spent, and the token
         # stays for +2) or with a token; the best of those the seat can pay
         options = []
         if s.seals >= 1:
-            options.append(Spend(s.coins, s.tokens, s.seals, 0, need, "seal"))
+            options.append(Spend(coins, tokens, seals, 0, need, "seal"))
         if s.tokens >= 1:
-            options.append(Spend(s.coins, s.tokens - 1, s.seals, 0, need, "token"))
+            options.append(Spend(coins, tokens - 1, seals, 0, need, "token"))
         if not options:
             return None
     extra = b.expedition_spaces[used][1] + s.fx.exp_bonus.get(continent, 0)
@@ -233,7 +238,7 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
                         need = x
             if need is None:
                 continue
-            sp2 = _boost(st, seat, sp, need - v, True)
+            sp2 = _boost(st, seat, sp, need - v, True, rep_walk_gains(b, s.rep, rep))
             if sp2 is None:
                 continue
             sp = sp2

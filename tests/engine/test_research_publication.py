@@ -205,7 +205,8 @@ def test_die_options_lists_the_legal_actions_with_their_cheapest_spends():
     exp = {o.target: o for o in die_options(st, 0) if o.kind == "expedition"}
     # a Type I cube (2) needs one coin; everything spent: 1 + 1 coin + 2 (token)
     assert exp["europe"].value == 2 and exp["europe"].action.spend == Spend(coins=1)
-    assert max_expedition_value(st, 0, "europe") == 1 + 1 + 2
+    # + the token space 2 of the track gives on the way (the first space's 3 reputation)
+    assert max_expedition_value(st, 0, "europe") == 1 + 1 + 2 + 2
     assert "asia" in exp and exp["asia"].action.spend.colour == "purple"
 
 

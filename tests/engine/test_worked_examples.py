@@ -46,7 +46,8 @@ def test_olivier_expedition_worth_11():
     st.expedition["africa"] = 1  # someone went to Africa first: the next space gives 2 rep and +1
     s.tokens, s.coins = 2, 3
     hand(st, 0, ("red", 5))
-    assert max_expedition_value(st, 0, "africa") == 5 + 1 + 2 + 3
+    # spending everything: + the token that space 2 of the track gives during this expedition
+    assert max_expedition_value(st, 0, "africa") == 5 + 1 + 2 + 3 + 2
     rep = s.rep
     apply(st, Expedition(0, "africa", Spend(coins=3, tokens=1, colour="yellow")))
     assert s.rep == rep + 2
