@@ -201,9 +201,27 @@ def _expect(st: State, kind: str, seat: int | None, what: str) -> tuple:
     if t[0] != kind or (seat is not None and t[1] != seat):
         p = pending_of(st)
         if p.kind == kind:
-            raise NotYourTurnError(f"it is seat {p.seat}'s {p.kind.replace('_', ' ')} now, not seat {seat}'s")
+            raise NotYourTurnError(f"it is {_seat_name(st, p.seat)}'s turn to {_VERB.get(kind, kind.replace('_', ' '))} "
+                                   f"(seat {p.seat}), not {_seat_name(st, seat)}'s (seat {seat})")
         raise NotYourTurnError(f"{what} is not possible now: the game waits for {_describe_pending(st, p)}")
     return t
+
+
+_VERB = {"take_die": "take a die", "action": "do an action", "research": "place research cubes",
+         "choose_animal": "take an animal card", "choose_expert": "take an expert card", "roll_dice": "roll dice",
+         "place_dice": "place dice", "seal_offer": "use a royal seal or pass", "roll_die": "roll the seal-action die"}
+
+
+def _seat_name(st: State, i: int | None) -> str:
+    return st.seats[i].name if i is not None and 0 <= i < len(st.seats) else f"seat {i}"
+
+
+def _card_name(st: State, cid: int) -> str:
+    """'Panda (card #3)', 'Asia animal #3' or 'card #99': the card as the table knows it."""
+    if not 0 <= cid < len(st.cards):
+        return f"card #{cid}"
+    label = st.cards[cid].label()
+    return label if f"#{cid}" in label else f"{label} (card #{cid})"
 
 
 def _describe_pending(st: State, p: Pending) -> str:
@@ -714,7 +732,7 @@ def _h_choose_animal(st: State, a: ChooseAnimal, check: bool) -> None:
         if not _animal_display_has(st, a.seat):
             raise CardUnavailableError("the display is empty: take the top card of the deck (draw_animal)")
         if a.card not in st.animal_display:
-            raise CardUnavailableError(f"card #{a.card} is not in the animal display")
+            raise CardUnavailableError(f"{_card_name(st, a.card)} is not in the animal display")
         if st.seats[a.seat].kind == "automa" and st.cards[a.card].sepultus:
             raise CardUnavailableError("an automa never takes a Sepultus Creatura card")
     st.tasks.pop()
@@ -877,7 +895,7 @@ def _h_academy(st: State, a: Academy, check: bool) -> None:
         if a.card not in st.animal_display:
             if not any(x is not None for x in st.animal_display):
                 raise CardUnavailableError("the Academy has no animal left this round: choose another action")
-            raise CardUnavailableError(f"card #{a.card} is not in the animal display")
+            raise CardUnavailableError(f"{_card_name(st, a.card)} is not in the animal display")
     colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Academy")
     card = st.cards[a.card]
     if check:
