@@ -512,20 +512,68 @@ def _slow(cls: type, name: str, kind: str, v: Any) -> None:
                          "objects, or read them with action_from_json")
 
 
+def _check_seat(x: Any, where: str) -> None:
+    """The specific error for a malformed ``SeatConfig`` (raises BadActionError)."""
+    if type(x) is not SeatConfig:
+        raise BadActionError(f"{where}: each seat is a SeatConfig, got {x!r}")
+    if type(x.name) is not str:
+        raise BadActionError(f"{where}.name: expected text, got {x.name!r}")
+    if type(x.kind) is not str:
+        raise BadActionError(f"{where}.kind: expected text, got {x.kind!r}")
+    for k in ("behaviour", "scoring"):
+        v = getattr(x, k)
+        if v is not None and type(v) is not str:
+            raise BadActionError(f"{where}.{k}: expected text, got {v!r}")
+    p = x.priority
+    if p is not None and (type(p) is not tuple or any(type(c) is not str for c in p)):
+        raise BadActionError(f"{where}.priority: expected a tuple of continents, got {p!r}")
+
+
 def _compile_checker(cls: type):
-    """A small function checking the field types of ``cls`` (generated once per class)."""
+    """A small function checking the field types of ``cls`` (generated once per class): plain
+    type tests inline, the full parser only to word the error when one fails."""
     lines = ["def check(a):"]
+    add = lines.append
     for f in fields(cls):
         name, kind = f.name, _kind_of(cls, f.name)
+        slow = f"_slow(cls, {name!r}, {kind!r}, v)"
+        add(f"    v = a.{name}")
+        ind = "    "
+        if kind[0] == "o":  # optional: None is fine
+            add(f"    if v is not None:")
+            ind = "        "
+            kind = kind[1:] if kind not in ("ostrs",) else "strs"
         if kind in _SIMPLE:
-            lines.append(f"    if type(a.{name}) is not {_SIMPLE[kind].__name__}: _slow(cls, {name!r}, {kind!r}, a.{name})")
+            add(f"{ind}if type(v) is not {_SIMPLE[kind].__name__}: {slow}")
+        elif kind in ("ints", "strs"):
+            t = "int" if kind == "ints" else "str"
+            add(f"{ind}if type(v) is not tuple: {slow}")
+            add(f"{ind}for x in v:")
+            add(f"{ind}    if type(x) is not {t}: {slow}")
+        elif kind in ("dice", "pairs"):
+            t0, t1 = ("str", "int") if kind == "dice" else ("int", "str")
+            add(f"{ind}if type(v) is not tuple: {slow}")
+            add(f"{ind}for x in v:")
+            add(f"{ind}    if type(x) is not tuple or len(x) != 2 or type(x[0]) is not {t0} or type(x[1]) is not {t1}: {slow}")
         elif kind == "spend":
-            lines.append(f"    if a.{name} is not NO_SPEND: _check_spend(a.{name})")
-        else:
-            cond = f"a.{name} is not None and " if kind[0] == "o" else ""
-            lines.append(f"    if {cond}not _FAST[{kind!r}](a.{name}): _slow(cls, {name!r}, {kind!r}, a.{name})")
-    ns = {"cls": cls, "_slow": _slow, "_check_spend": _check_spend, "NO_SPEND": NO_SPEND, "_FAST": _FAST,
-          "int": int, "str": str, "bool": bool}
+            add(f"{ind}if v is not NO_SPEND and not (type(v) is Spend and type(v.coins) is int and v.coins >= 0"
+                " and type(v.tokens) is int and v.tokens >= 0 and type(v.seals) is int and v.seals >= 0"
+                " and type(v.seals_for_coins) is int and v.seals_for_coins >= 0"
+                " and (v.colour is None or type(v.colour) is str) and (v.colour_by is None or type(v.colour_by) is str)):"
+                " _check_spend(v)")
+        elif kind == "seats":
+            add(f"{ind}if type(v) is not tuple: {slow}")
+            add(f"{ind}for i, x in enumerate(v):")
+            add(f"{ind}    _check_seat(x, f'{cls.TYPE}.{name}[{{i}}]')")
+        elif kind == "object":
+            add(f"{ind}if type(v) is not dict: {slow}")
+            add(f"{ind}for x in v:")
+            add(f"{ind}    if type(x) is not str: {slow}")
+        else:  # pragma: no cover - every kind is listed above
+            raise AssertionError(kind)
+    ns = {"cls": cls, "_slow": _slow, "_check_spend": _check_spend, "_check_seat": _check_seat, "NO_SPEND": NO_SPEND,
+          "Spend": Spend, "int": int, "str": str, "bool": bool, "tuple": tuple, "dict": dict, "len": len,
+          "enumerate": enumerate}
     exec("\n".join(lines), ns)  # noqa: S102 - generated from the dataclass fields only
     return ns["check"]
 
@@ -533,37 +581,17 @@ def _compile_checker(cls: type):
 _SIMPLE = {"int": int, "str": str, "bool": bool}
 
 
-def check_fields(action: Action) -> None:
-    """Cheap type check of a constructed action (the checked ``apply`` calls it)."""
-    cls = type(action)
+def checker_for(cls: type):
+    """The field-type checker of an action class (raises ``BadActionError`` naming the field)."""
     chk = _CHECKERS.get(cls)
     if chk is None:
         chk = _CHECKERS[cls] = _compile_checker(cls)
-    chk(action)
+    return chk
 
 
-def _fast_ints(v: Any) -> bool:
-    return type(v) is tuple and all(type(x) is int for x in v)
-
-
-def _fast_strs(v: Any) -> bool:
-    return type(v) is tuple and all(type(x) is str for x in v)
-
-
-def _fast_dice(v: Any) -> bool:
-    return type(v) is tuple and all(type(d) is tuple and len(d) == 2 and type(d[0]) is str and type(d[1]) is int
-                                    for d in v)
-
-
-def _fast_pairs(v: Any) -> bool:
-    return type(v) is tuple and all(type(d) is tuple and len(d) == 2 and type(d[0]) is int and type(d[1]) is str
-                                    for d in v)
-
-
-_FAST = {"ints": _fast_ints, "strs": _fast_strs, "ostrs": _fast_strs, "dice": _fast_dice, "pairs": _fast_pairs,
-         "ostr": lambda v: type(v) is str, "oint": lambda v: type(v) is int,
-         "oobject": lambda v: type(v) is dict and all(type(k) is str for k in v),
-         "seats": lambda v: type(v) is tuple and all(type(x) is SeatConfig for x in v)}
+def check_fields(action: Action) -> None:
+    """Cheap type check of a constructed action (the checked ``apply`` runs the same checker)."""
+    checker_for(type(action))(action)
 
 
 def actions_to_json(actions) -> list[dict[str, Any]]:
@@ -577,7 +605,7 @@ def actions_from_json(items) -> list[Action]:
 
 
 __all__ = [
-    "Spend", "NO_SPEND", "SeatConfig", "Action", "ACTION_TYPES", "action_from_json", "check_fields",
+    "Spend", "NO_SPEND", "SeatConfig", "Action", "ACTION_TYPES", "action_from_json", "check_fields", "checker_for",
     "actions_to_json", "actions_from_json",
     *(c.__name__ for c in ACTION_TYPES.values()),
 ]

@@ -15,7 +15,7 @@ from companion.actions import (
     Academy, Action, AutomaAction, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy,
     Expedition, Pass, PlaceDice, Publish, Research, RevealAnimal, RevealExpert, RevealRoundToken,
     RollDice, RollDie, SealAction, SetCategories, Spend, StartGame, TakeDie, University, UseExpert,
-    check_fields,
+    checker_for,
 )
 from companion.content.board import Board
 from companion.content.experts import EXPERTS, expert_by_name
@@ -111,43 +111,70 @@ class Pending(NamedTuple):
 _HUMAN_ACTION_NAMES = ("embassy", "bank", "university", "academy", "expedition", "publish")
 
 
+_tuple_new = tuple.__new__
+_GAME_OVER = Pending("game_over")
+_CONST_PENDING = {
+    "start": Pending("start_game", accepts=("start_game",)),
+    "reveal_expert": Pending("reveal_expert", accepts=("reveal_expert",)),
+    "reveal_animal": Pending("reveal_animal", accepts=("reveal_animal",)),
+    "round_token": Pending("reveal_round_token", accepts=("reveal_round_token",)),
+}
+_HUMAN_ACTION_ACCEPTS = _HUMAN_ACTION_NAMES + ("use_expert",)
+
+
+def _p_choose_animal(st: State, t: tuple) -> Pending:
+    deck = not _animal_display_has(st, t[1])
+    return _tuple_new(Pending, ("choose_animal", t[1], ("draw_animal",) if deck else ("choose_animal",), t[2],
+                                None, None, None, deck, None))
+
+
+def _p_choose_expert(st: State, t: tuple) -> Pending:
+    deck = st.expert_display.count(None) == len(st.expert_display)
+    return _tuple_new(Pending, ("choose_expert", t[1], ("choose_expert",), t[2], None, None, None, deck, None))
+
+
+def _p_take_die(st: State, t: tuple) -> Pending:
+    acc = ("take_die", "use_expert") if st.seats[t[1]].kind == "human" else ("take_die",)
+    return _tuple_new(Pending, ("take_die", t[1], acc, None, None, None, None, False, None))
+
+
+def _p_action(st: State, t: tuple) -> Pending:
+    acc = _HUMAN_ACTION_ACCEPTS if st.seats[t[1]].kind == "human" else ("automa_action",)
+    return _tuple_new(Pending, ("action", t[1], acc, None, None, None, None, False, st.hand))
+
+
+_PENDING_OF = {
+    "choose_animal": _p_choose_animal,
+    "choose_expert": _p_choose_expert,
+    "take_die": _p_take_die,
+    "action": _p_action,
+    "roll_dice": lambda st, t: _tuple_new(Pending, ("roll_dice", t[1], ("roll_dice",), None, st.dice_this_round,
+                                                    None, None, False, None)),
+    "place_dice": lambda st, t: _tuple_new(Pending, ("place_dice", t[1], ("place_dice",), None,
+                                                     len(st.seats[t[1]].rolled), None, None, False, None)),
+    "research": lambda st, t: _tuple_new(Pending, ("research", t[1], ("research", "use_expert"), None, None,
+                                                   research_value(st, t), t[3], False, None)),
+    "seal_offer": lambda st, t: _tuple_new(Pending, ("seal_action", t[1], ("seal_action", "pass"), None, None,
+                                                     None, None, False, None)),
+    "roll_die": lambda st, t: _tuple_new(Pending, ("roll_die", t[1], ("roll_die",), None, None, None, None, False,
+                                                   None)),
+}
+
+
 def pending_of(st: State) -> Pending:
-    if not st.tasks:
-        return Pending("game_over")
-    t = st.tasks[-1]
+    """What ``st`` waits for (see ``Pending``)."""
+    tasks = st.tasks
+    if not tasks:
+        return _GAME_OVER
+    t = tasks[-1]
     k = t[0]
-    if k == "start":
-        return Pending("start_game", accepts=("start_game",))
-    if k == "reveal_expert":
-        return Pending("reveal_expert", accepts=("reveal_expert",))
-    if k == "reveal_animal":
-        return Pending("reveal_animal", accepts=("reveal_animal",))
-    if k == "round_token":
-        return Pending("reveal_round_token", accepts=("reveal_round_token",))
-    seat = t[1]
-    if k == "choose_animal":
-        deck = not _animal_display_has(st, seat)
-        return Pending("choose_animal", seat, ("draw_animal",) if deck else ("choose_animal",), reason=t[2], from_deck=deck)
-    if k == "choose_expert":
-        deck = not any(x is not None for x in st.expert_display)
-        return Pending("choose_expert", seat, ("choose_expert",), reason=t[2], from_deck=deck)
-    if k == "roll_dice":
-        return Pending("roll_dice", seat, ("roll_dice",), count=st.dice_this_round)
-    if k == "place_dice":
-        return Pending("place_dice", seat, ("place_dice",), count=len(st.seats[seat].rolled))
-    if k == "take_die":
-        acc = ("take_die", "use_expert") if st.seats[seat].kind == "human" else ("take_die",)
-        return Pending("take_die", seat, acc)
-    if k == "action":
-        acc = (_HUMAN_ACTION_NAMES + ("use_expert",)) if st.seats[seat].kind == "human" else ("automa_action",)
-        return Pending("action", seat, acc, die=st.hand)
-    if k == "research":
-        return Pending("research", seat, ("research", "use_expert"), value=research_value(st, t), continent=t[3])
-    if k == "seal_offer":
-        return Pending("seal_action", seat, ("seal_action", "pass"))
-    if k == "roll_die":
-        return Pending("roll_die", seat, ("roll_die",), continent=None)
-    raise AssertionError(f"task {t!r} needs no input")  # pragma: no cover
+    fn = _PENDING_OF.get(k)
+    if fn is not None:
+        return fn(st, t)
+    p = _CONST_PENDING.get(k)
+    if p is None:  # pragma: no cover - every waiting task is listed
+        raise AssertionError(f"task {t!r} needs no input")
+    return p
 
 
 # --------------------------------------------------------------------------- public API
@@ -160,13 +187,13 @@ def new_game(board: Board | None = None) -> State:
 
 def apply(st: State, action: Action) -> State:
     """Apply ``action`` after checking every rule; on a ``RuleError`` the state is untouched."""
-    h = _HANDLERS.get(type(action))
-    if h is None:
+    door = _DOOR.get(type(action))
+    if door is None:
         raise BadActionError(f"not an action: {action!r}")
     if not st.tasks:
         raise GameOverError("the game is over: no more actions can be entered")
-    check_fields(action)
-    h(st, action, True)
+    door[1](action)  # field types (BadActionError naming the field)
+    door[0](st, action, True)
     st.n_actions += 1
     _advance(st)
     return st
@@ -345,7 +372,7 @@ def _animal_display_has(st: State, si: int) -> bool:
 def animal_deck_left(st: State, non_sepultus_only: bool = False) -> int:
     b = st.board
     total_animals = b.animals_per_continent * len(b.continents)
-    seen_sep = sum(1 for c in st.cards if c.sepultus)
+    seen_sep = st.card_counts().get(None, 0)
     left_animals = total_animals - (len(st.cards) - seen_sep)
     if non_sepultus_only:
         return left_animals
@@ -501,7 +528,7 @@ def _check_card_info(st: State, a, check: bool) -> None:
             raise ChanceError("this game was set up without the Sepultus Creatura cards")
         if a.continent is not None:
             raise BadActionError("a Sepultus Creatura card belongs to no continent: leave the continent empty")
-        if sum(1 for c in st.cards if c.sepultus) >= b.sepultus_cards:
+        if st.card_counts().get(None, 0) >= b.sepultus_cards:
             raise ChanceError(f"all {b.sepultus_cards} Sepultus Creatura cards have already been revealed")
         if a.die is None or not 1 <= a.die <= 6:
             raise BadActionError("enter the die value printed on the Sepultus Creatura card (1-6)")
@@ -520,8 +547,7 @@ def _check_card_info(st: State, a, check: bool) -> None:
         raise BadActionError("only Sepultus Creatura cards have a die value and an expedition value")
     if a.continent not in b.continents:
         raise BadActionError(f"enter the card's continent: one of {', '.join(b.continents)} (got {a.continent!r})")
-    seen = sum(1 for c in st.cards if c.continent == a.continent)
-    if seen >= b.animals_per_continent:
+    if st.card_counts().get(a.continent, 0) >= b.animals_per_continent:
         raise ChanceError(
             f"all {b.animals_per_continent} animals of {_cap(a.continent)} have already been revealed: check the card's continent")
     if a.categories is not None:
@@ -1346,12 +1372,20 @@ _AUTO = {
 }
 
 
+# tasks that wait for an input with no condition to skip them
+_WAITS = frozenset({"take_die", "action", "research", "reveal_animal", "reveal_expert", "roll_dice", "place_dice",
+                    "round_token", "roll_die", "start"})
+
+
 def _advance(st: State) -> None:
     tasks = st.tasks
     auto = _AUTO
+    waits = _WAITS
     while tasks:
         t = tasks[-1]
         k = t[0]
+        if k in waits:
+            return
         fn = auto.get(k)
         if fn is not None:
             tasks.pop()
@@ -1399,6 +1433,9 @@ _HANDLERS = {
     Pass: _h_pass,
 }
 
+
+# the checked door: (handler, field checker) per action class
+_DOOR = {cls: (h, checker_for(cls)) for cls, h in _HANDLERS.items()}
 
 __all__ = ["apply", "apply_unchecked", "replay", "describe_action", "new_game", "Pending", "pending_of", "refresh_effects",
            "animal_deck_left", "expert_deck_left", "RuleError", "EXPERT"]

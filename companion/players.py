@@ -29,6 +29,10 @@ from companion.queries import (
 from companion.state import State
 
 
+_CLASS, _DIET, _HABITAT, _CLIMATE = (tuple(CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4))
+_N_CLASS, _N_DIET, _N_HABITAT, _N_CLIMATE = len(_CLASS), len(_DIET), len(_HABITAT), len(_CLIMATE)
+
+
 def _pick(rng: random.Random, seq):
     """``rng.choice`` without its overhead (the simulator's hot path)."""
     return seq[int(rng.random() * len(seq))]
@@ -59,6 +63,9 @@ class ChanceSource:
         self._counted = 0
         self._left: dict = {}
         self._sep = 0
+        self._experts_state = None  # unseen experts, updated incrementally
+        self._experts_n = 0
+        self._unseen: list[str] = []
 
     def _card_fields(self, st: State) -> dict:
         rng = self.rng
@@ -76,40 +83,55 @@ class ChanceSource:
                 left[c.continent] -= 1
         self._counted = len(st.cards)
         sep = self._sep
-        pool = [(c, k) for c, k in left.items() if k > 0]
-        total = sum(k for _, k in pool) + sep
+        total = sum(left.values()) + sep
         r = int(rng.random() * total)
         if r < sep:
             cats = tuple(_sample(rng, CATEGORIES, _int(rng, 1, 3)))
             return dict(sepultus=True, die=_int(rng, 1, 6), cost=_int(rng, 2, 9), categories=cats,
                         name=f"Sepultus {len(st.cards)}")
         r -= sep
-        for c, k in pool:
+        for c, k in left.items():
             if r < k:
-                cats = None if rng.random() < self.unknown_categories else tuple(
-                    _pick(rng, CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4))
-                return dict(continent=c, categories=cats)
+                if rng.random() < self.unknown_categories:
+                    return dict(continent=c, categories=None)
+                rnd = rng.random
+                return dict(continent=c, categories=(_CLASS[int(rnd() * _N_CLASS)], _DIET[int(rnd() * _N_DIET)],
+                                                     _HABITAT[int(rnd() * _N_HABITAT)],
+                                                     _CLIMATE[int(rnd() * _N_CLIMATE)]))
             r -= k
         raise AssertionError("empty deck")  # pragma: no cover
+
+    def unseen_experts(self, st: State) -> list[str]:
+        """The experts still in the deck, in annex order (cached: ``experts_seen`` only grows)."""
+        seen = st.experts_seen
+        if self._experts_state is not st or self._experts_n > len(seen):
+            self._experts_state = st
+            self._experts_n = 0
+            self._unseen = list(EXPERT)
+        unseen = self._unseen
+        for name in seen[self._experts_n:]:
+            unseen.remove(name)
+        self._experts_n = len(seen)
+        return unseen
 
     def action(self, st: State, p=None) -> Action:
         p = p or pending_of(st)
         rng = self.rng
         k = p.kind
-        if k == "reveal_expert":
-            seen = set(st.experts_seen)
-            return RevealExpert(_pick(rng, [n for n in EXPERT if n not in seen]))
         if k == "reveal_animal":
             return RevealAnimal(**self._card_fields(st))
+        if k == "roll_dice":
+            bag = [c for c, n in st.bag.items() for _ in range(n)]
+            drawn = _sample(rng, bag, p.count)
+            r = rng.random
+            return RollDice(p.seat, tuple([(c, 1 + int(r() * 6)) for c in drawn]))
+        if k == "reveal_expert":
+            return RevealExpert(_pick(rng, self.unseen_experts(st)))
         if k == "reveal_round_token":
             pool = list(st.board.round_token_pool())
             for e in st.round_tokens:
                 pool.remove(e)
             return RevealRoundToken(_pick(rng, pool))
-        if k == "roll_dice":
-            bag = [c for c, n in st.bag.items() for _ in range(n)]
-            drawn = _sample(rng, bag, p.count)
-            return RollDice(p.seat, tuple((c, _int(rng, 1, 6)) for c in drawn))
         if k == "roll_die":
             return RollDie(p.seat, _int(rng, 1, 6))
         if k == "choose_animal" and p.from_deck:
@@ -120,7 +142,6 @@ class ChanceSource:
 CHANCE_KINDS = frozenset({"reveal_expert", "reveal_animal", "reveal_round_token", "roll_dice", "roll_die"})
 
 
-_KINDS = ["publish", "expedition", "academy", "university"]
 
 
 class RandomPlayer:
@@ -138,6 +159,21 @@ class RandomPlayer:
         s = st.seats[seat]
         k = p.kind
         automa = s.kind == "automa"
+        # the two most frequent decisions first
+        if k == "take_die":
+            if not automa and rng.random() < self.oneshot_rate:
+                one = [x for x in s.face_up if x is not None and EXPERT[x].duration == "oneshot"]
+                if one:
+                    return UseExpert(seat, _pick(rng, one))
+            spots = [(si, sl, len(dice)) for si, x in enumerate(st.seats) for sl, dice in enumerate(x.slots) if dice]
+            si, sl, k = spots[int(rng.random() * len(spots))]
+            return TakeDie(seat, si, sl, int(rng.random() * k) if k > 1 else 0)
+        if k == "action":
+            if automa:
+                row = automa_row(st, seat)
+                cont = automa_expedition_continent(st, seat) if row["kind"] == "expedition" else None
+                return AutomaAction(seat, cont)
+            return self._human_action(st, seat)
         if k == "choose_animal":
             if automa:
                 return ChooseAnimal(seat, automa_card_choice(st, seat, "animal"))
@@ -157,24 +193,6 @@ class RandomPlayer:
             while len(slots) < n:
                 slots.append(int(rng.random() * 4))
             return PlaceDice(seat, tuple(_sample(rng, slots, n)))
-        if k == "take_die":
-            if not automa and rng.random() < self.oneshot_rate:
-                one = [x for x in s.face_up if x is not None and EXPERT[x].duration == "oneshot"]
-                if one:
-                    return UseExpert(seat, _pick(rng, one))
-            spots = []
-            for si, x in enumerate(st.seats):
-                for sl, dice in enumerate(x.slots):
-                    if dice:
-                        spots.append((si, sl, len(dice)))
-            si, sl, k = _pick(rng, spots)
-            return TakeDie(seat, si, sl, int(rng.random() * k) if k > 1 else 0)
-        if k == "action":
-            if automa:
-                row = automa_row(st, seat)
-                cont = automa_expedition_continent(st, seat) if row["kind"] == "expedition" else None
-                return AutomaAction(seat, cont)
-            return self._human_action(st, seat)
         if k == "research":
             missing = [cid for cid in s.animals if st.cards[cid].categories is None
                        and st.cards[cid].continent == p.continent]
@@ -207,11 +225,11 @@ class RandomPlayer:
         spend (sometimes more); Embassy and Bank are always possible."""
         rng = self.rng
         r = int(rng.random() * 4)
-        kinds = _KINDS[r:] + _KINDS[:r]
+        tries = _TRIES[r]
         if rng.random() < 0.15:
-            kinds.insert(0, _pick(rng, ("embassy", "bank")))
-        for k in kinds:
-            a = getattr(self, "_try_" + k)(st, seat)
+            tries = ((RandomPlayer._try_embassy, RandomPlayer._try_bank)[int(rng.random() * 2)],) + tries
+        for fn in tries:
+            a = fn(self, st, seat)
             if a is not None:
                 return a
         return Embassy(seat) if rng.random() < 0.5 else Bank(seat)
@@ -226,7 +244,7 @@ class RandomPlayer:
         names = [n for n in st.expert_display if n is not None]
         if not names:
             return None
-        return self._expert(st, seat, _pick(self.rng, names), None, University(seat, ""))
+        return self._expert(st, seat, _pick(self.rng, names), University)
 
     def _try_academy(self, st, seat):
         cards = [c for c in st.animal_display if c is not None]
@@ -297,20 +315,24 @@ class RandomPlayer:
                      and (st.cards[cid].sepultus or st.cards[cid].continent == card.continent) and rng.random() < 0.3)
         return Publish(seat, ref, sp, None, extra, keep)
 
-    def _expert(self, st: State, seat: int, name: str, cls, base=None):
+    def _expert(self, st: State, seat: int, name: str, cls):
+        """``cls(seat, name, slot, use_now)`` (ChooseExpert or University) with a random legal
+        placement: a one-shot used at once half the time; a random slot to cover when all are taken."""
         s = st.seats[seat]
         rng = self.rng
         if s.kind == "automa":
             return cls(seat, name)
         use_now = EXPERT[name].duration == "oneshot" and rng.random() < 0.5
         slot = None
-        if not use_now and all(x is not None for x in s.face_up):
+        if not use_now and None not in s.face_up:
             slot = int(rng.random() * len(s.face_up))
-        if base is not None:
-            from dataclasses import replace
-
-            return replace(base, name=name, slot=slot, use_now=use_now)
         return cls(seat, name, slot, use_now)
+
+
+# the four interesting kinds, rotated by a random start (publish, expedition, academy, university)
+_KINDS = (RandomPlayer._try_publish, RandomPlayer._try_expedition, RandomPlayer._try_academy,
+          RandomPlayer._try_university)
+_TRIES = tuple(_KINDS[r:] + _KINDS[:r] for r in range(4))
 
 
 def next_action(st: State, chance: ChanceSource, players: Sequence[RandomPlayer]) -> Action:

@@ -187,7 +187,7 @@ class State:
         "board", "seats", "sepultus", "first_player", "turn_start", "turn_seat", "round",
         "round_tokens", "dice_this_round", "bag", "central", "hand", "expedition", "bank_claimed",
         "expert_display", "animal_display", "cards", "experts_seen", "discarded_animals",
-        "discarded_experts", "set_aside", "tasks", "deferred", "n_actions",
+        "discarded_experts", "set_aside", "tasks", "deferred", "n_actions", "_counts",
     )
 
     def __init__(self, board: Board | None = None) -> None:
@@ -211,6 +211,7 @@ class State:
         self.tasks: list[tuple] = [("start",)]
         self.deferred: list[tuple[int, str]] = []  # card bonuses earned off-turn: (seat, "expert"|"animal")
         self.n_actions = 0
+        self._counts: tuple[int, dict[str | None, int]] = (0, {})  # derived cache, see card_counts()
         self.set_board(board if board is not None else default_board())
 
     def set_board(self, board: Board) -> None:
@@ -236,6 +237,22 @@ class State:
         from companion.engine import pending_of
 
         return pending_of(self)
+
+    def card_counts(self) -> dict[str | None, int]:
+        """Cards revealed so far by continent (``None``: Sepultus cards). Cached and brought up
+        to date from the cards appended since (cards are only ever appended; their continent
+        never changes). Do not modify the dict."""
+        n, counts = self._counts
+        cards = self.cards
+        if n != len(cards):
+            if n > len(cards):
+                n, counts = 0, {}
+            counts = dict(counts)
+            for c in cards[n:]:
+                k = None if c.sepultus else c.continent
+                counts[k] = counts.get(k, 0) + 1
+            self._counts = (len(cards), counts)
+        return counts
 
     def card(self, card_id: int) -> Card:
         return self.cards[card_id]
@@ -271,6 +288,7 @@ class State:
         s.tasks = list(self.tasks)
         s.deferred = list(self.deferred)
         s.n_actions = self.n_actions
+        s._counts = self._counts  # immutable once built
         return s
 
     def to_json(self) -> dict[str, Any]:
