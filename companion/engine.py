@@ -366,7 +366,8 @@ def _animal_display_has(st: State, si: int) -> bool:
     if st.seats[si].kind == "automa":
         cards = st.cards
         return any(c is not None and not cards[c].sepultus for c in st.animal_display)
-    return any(c is not None for c in st.animal_display)
+    d = st.animal_display
+    return d.count(None) != len(d)
 
 
 def animal_deck_left(st: State, non_sepultus_only: bool = False) -> int:
@@ -554,7 +555,14 @@ def _check_card_info(st: State, a, check: bool) -> None:
         _check_categories(a.categories)
 
 
+_ALLOWED_BY_POSITION = tuple(frozenset(CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4))
+
+
 def _check_categories(cats) -> None:
+    if len(cats) == 4:
+        a0, a1, a2, a3 = _ALLOWED_BY_POSITION
+        if cats[0] in a0 and cats[1] in a1 and cats[2] in a2 and cats[3] in a3:
+            return
     if len(cats) != 4:
         raise BadActionError("an animal has four categories: class, diet, habitat, climate")
     for i, c in enumerate(cats):
@@ -1309,8 +1317,16 @@ def _auto_end_turn(st: State, t: tuple) -> None:
     _flush_deferred(st)
 
 
+def _dice_left(st: State) -> bool:
+    for s in st.seats:
+        for sl in s.slots:
+            if sl:
+                return True
+    return False
+
+
 def _auto_next_turn(st: State, t: tuple) -> None:
-    if any(sl for s in st.seats for sl in s.slots):
+    if _dice_left(st):
         nxt = (t[1] + 1) % len(st.seats)
         st.turn_seat = nxt
         st.tasks.append(("take_die", nxt))

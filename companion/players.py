@@ -67,7 +67,8 @@ class ChanceSource:
         self._experts_n = 0
         self._unseen: list[str] = []
 
-    def _card_fields(self, st: State) -> dict:
+    def _card_fields(self, st: State, cls, *seat) -> Action:
+        """``cls(*seat, <the next card of the deck>)`` (RevealAnimal or DrawAnimal)."""
         rng = self.rng
         b = st.board
         if self._state is not st or self._counted > len(st.cards):
@@ -87,17 +88,16 @@ class ChanceSource:
         r = int(rng.random() * total)
         if r < sep:
             cats = tuple(_sample(rng, CATEGORIES, _int(rng, 1, 3)))
-            return dict(sepultus=True, die=_int(rng, 1, 6), cost=_int(rng, 2, 9), categories=cats,
-                        name=f"Sepultus {len(st.cards)}")
+            die = _int(rng, 1, 6)
+            return cls(*seat, None, f"Sepultus {len(st.cards)}", cats, True, die, _int(rng, 2, 9))
         r -= sep
         for c, k in left.items():
             if r < k:
                 if rng.random() < self.unknown_categories:
-                    return dict(continent=c, categories=None)
+                    return cls(*seat, c)
                 rnd = rng.random
-                return dict(continent=c, categories=(_CLASS[int(rnd() * _N_CLASS)], _DIET[int(rnd() * _N_DIET)],
-                                                     _HABITAT[int(rnd() * _N_HABITAT)],
-                                                     _CLIMATE[int(rnd() * _N_CLIMATE)]))
+                return cls(*seat, c, "", (_CLASS[int(rnd() * _N_CLASS)], _DIET[int(rnd() * _N_DIET)],
+                                          _HABITAT[int(rnd() * _N_HABITAT)], _CLIMATE[int(rnd() * _N_CLIMATE)]))
             r -= k
         raise AssertionError("empty deck")  # pragma: no cover
 
@@ -119,7 +119,7 @@ class ChanceSource:
         rng = self.rng
         k = p.kind
         if k == "reveal_animal":
-            return RevealAnimal(**self._card_fields(st))
+            return self._card_fields(st, RevealAnimal)
         if k == "roll_dice":
             bag = [c for c, n in st.bag.items() for _ in range(n)]
             drawn = _sample(rng, bag, p.count)
@@ -135,7 +135,7 @@ class ChanceSource:
         if k == "roll_die":
             return RollDie(p.seat, _int(rng, 1, 6))
         if k == "choose_animal" and p.from_deck:
-            return DrawAnimal(p.seat, **self._card_fields(st))
+            return self._card_fields(st, DrawAnimal, p.seat)
         raise ValueError(f"{k} is not a chance event")
 
 
@@ -161,19 +161,9 @@ class RandomPlayer:
         automa = s.kind == "automa"
         # the two most frequent decisions first
         if k == "take_die":
-            if not automa and rng.random() < self.oneshot_rate:
-                one = [x for x in s.face_up if x is not None and EXPERT[x].duration == "oneshot"]
-                if one:
-                    return UseExpert(seat, _pick(rng, one))
-            spots = [(si, sl, len(dice)) for si, x in enumerate(st.seats) for sl, dice in enumerate(x.slots) if dice]
-            si, sl, k = spots[int(rng.random() * len(spots))]
-            return TakeDie(seat, si, sl, int(rng.random() * k) if k > 1 else 0)
+            return self._take_die(st, seat)
         if k == "action":
-            if automa:
-                row = automa_row(st, seat)
-                cont = automa_expedition_continent(st, seat) if row["kind"] == "expedition" else None
-                return AutomaAction(seat, cont)
-            return self._human_action(st, seat)
+            return self._action(st, seat)
         if k == "choose_animal":
             if automa:
                 return ChooseAnimal(seat, automa_card_choice(st, seat, "animal"))
@@ -218,6 +208,36 @@ class RandomPlayer:
                 return SealAction(seat, _pick(rng, colours))
             return Pass(seat)
         raise ValueError(f"{k} is not a decision")
+
+    def _take_die(self, st: State, seat: int) -> Action:
+        """Start of a turn: sometimes a one-shot expert first, else a random die on any board."""
+        rng = self.rng
+        s = st.seats[seat]
+        if s.kind != "automa" and rng.random() < self.oneshot_rate:
+            one = [x for x in s.face_up if x is not None and EXPERT[x].duration == "oneshot"]
+            if one:
+                return UseExpert(seat, _pick(rng, one))
+        spots = []
+        add = spots.append
+        for si, x in enumerate(st.seats):
+            a, b, c, d = x.slots  # the four slots, left to right
+            if a:
+                add((si, 0, len(a)))
+            if b:
+                add((si, 1, len(b)))
+            if c:
+                add((si, 2, len(c)))
+            if d:
+                add((si, 3, len(d)))
+        si, sl, k = spots[int(rng.random() * len(spots))]
+        return TakeDie(seat, si, sl, int(rng.random() * k) if k > 1 else 0)
+
+    def _action(self, st: State, seat: int) -> Action:
+        if st.seats[seat].kind == "automa":
+            row = automa_row(st, seat)
+            cont = automa_expedition_continent(st, seat) if row["kind"] == "expedition" else None
+            return AutomaAction(seat, cont)
+        return self._human_action(st, seat)
 
     def _human_action(self, st: State, seat: int) -> Action:
         """A random legal action for the die in hand: the kinds are tried in random order (the
@@ -337,6 +357,11 @@ _TRIES = tuple(_KINDS[r:] + _KINDS[:r] for r in range(4))
 
 def next_action(st: State, chance: ChanceSource, players: Sequence[RandomPlayer]) -> Action:
     """The next input: a chance event from ``chance`` or a decision of the seat's player."""
+    t = st.tasks[-1] if st.tasks else None
+    if t is not None and (t[0] == "take_die" or t[0] == "action"):
+        pl = players[t[1]]
+        if type(pl) is RandomPlayer:  # the simulator's hot path: no Pending to build
+            return pl._take_die(st, t[1]) if t[0] == "take_die" else pl._action(st, t[1])
     p = pending_of(st)
     if p.kind in CHANCE_KINDS or (p.kind == "choose_animal" and p.from_deck):
         return chance.action(st, p)
