@@ -51,12 +51,26 @@ class Fx:
 NO_FX = Fx()
 
 
+_FX_CACHE: dict[tuple, Fx] = {}  # face-up experts (slot order) -> their aggregate (Fx is never changed once built)
+
+
 def refresh_effects(seat: Seat) -> None:
     """Recompute ``seat.fx`` from its face-up experts (automas never apply expert effects)."""
-    names = [x for x in seat.face_up if x is not None] if seat.kind == "human" else []
-    if not names:
+    if seat.kind != "human":
         seat.fx = NO_FX
         return
+    key = tuple(seat.face_up)
+    fx = _FX_CACHE.get(key)
+    if fx is None:
+        if len(_FX_CACHE) >= 4096:
+            _FX_CACHE.clear()
+        fx = _FX_CACHE[key] = _build_fx([x for x in key if x is not None])
+    seat.fx = fx
+
+
+def _build_fx(names: list[str]) -> Fx:
+    if not names:
+        return NO_FX
     fx = Fx()
     for name in names:
         e = EXPERT[name]
@@ -75,7 +89,7 @@ def refresh_effects(seat: Seat) -> None:
             fx.die_bonus[tr.colour] = fx.die_bonus.get(tr.colour, 0) + g.value
         elif tr.on == "expedition_value":
             fx.exp_bonus[tr.continent] = fx.exp_bonus.get(tr.continent, 0) + g.value
-    seat.fx = fx
+    return fx
 
 
 # --------------------------------------------------------------------------- pending
