@@ -23,8 +23,8 @@ from companion.engine import EXPERT, pending_of
 from companion.actions import Academy, Bank, Embassy, Expedition, NO_SPEND, Publish, University
 from companion.engine import _researchable
 from companion.queries import (
-    _boost, _value, automa_card_choice, automa_expedition_continent, automa_row, cheapest_recolour,
-    research_options,
+    _boost, _research_options, _value, automa_card_choice, automa_expedition_continent, automa_row,
+    cheapest_recolour,
 )
 from companion.state import State
 
@@ -121,9 +121,15 @@ class ChanceSource:
         if k == "reveal_animal":
             return self._card_fields(st, RevealAnimal)
         if k == "roll_dice":
-            bag = [c for c, n in st.bag.items() for _ in range(n)]
-            drawn = _sample(rng, bag, p.count)
+            bag: list[str] = []
+            for c, n in st.bag.items():
+                bag += [c] * n
             r = rng.random
+            drawn = []
+            for _ in range(p.count):  # _sample, in place on this fresh list
+                i = int(r() * len(bag))
+                bag[i], bag[-1] = bag[-1], bag[i]
+                drawn.append(bag.pop())
             return RollDice(p.seat, tuple([(c, 1 + int(r() * 6)) for c in drawn]))
         if k == "reveal_expert":
             return RevealExpert(_pick(rng, self.unseen_experts(st)))
@@ -190,7 +196,7 @@ class RandomPlayer:
                 cid = missing[0]
                 return SetCategories(cid, tuple(_pick(rng, CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4)))
             budget = p.value
-            opts = research_options(st, seat)
+            opts = _research_options(st, s, p.value, p.continent)
             opts = _sample(rng, opts, len(opts))
             chosen = []
             used = set()

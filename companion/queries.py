@@ -266,19 +266,23 @@ def research_options(st: State, seat: int) -> list[tuple[int, str, int]]:
     p = pending_of(st)
     if p.kind != "research" or p.seat != seat:
         return []
-    b = st.board
-    s = st.seats[seat]
+    return _research_options(st, st.seats[seat], p.value, p.continent)
+
+
+def _research_options(st: State, s, value: int, continent: str) -> list[tuple[int, str, int]]:
+    cost = st.board.research_cost
+    cards = st.cards
     out = []
     for cid in s.animals:
-        c = st.cards[cid]
+        c = cards[cid]
         have = s.cubes.get(cid, ())
         if c.sepultus:
-            if not have and c.cost <= p.value:
+            if not have and c.cost <= value:
                 out.extend((cid, cat, c.cost) for cat in c.categories)
-        elif c.continent == p.continent and c.categories is not None:
+        elif c.continent == continent and c.categories is not None:
             for t, cat in enumerate(c.categories, 1):
-                if cat not in have and b.research_cost[t] <= p.value:
-                    out.append((cid, cat, b.research_cost[t]))
+                if cat not in have and cost[t] <= value:
+                    out.append((cid, cat, cost[t]))
     return out
 
 
