@@ -26,17 +26,26 @@ class InvariantError(AssertionError):
     """An invariant of the game state is broken (an engine bug)."""
 
 
+_COUNTS = ("coins", "tokens", "seals", "vp", "rep", "cubes_placed", "cubes_lost")
+
+
 def check_invariants(st: State) -> None:
     """Raise ``InvariantError`` if the state breaks a conservation rule."""
     b = st.board
     if not st.seats:
         return
-    # dice
+    # dice: every die in exactly one place, values 1..6, no negative count
     count = dict(st.bag)
     for c, k in st.central.items():
         count[c] += k
+    for c, k in st.bag.items():
+        if k < 0 or st.central[c] < 0:
+            raise InvariantError(f"negative dice count for {c}: bag {k}, central board {st.central[c]}")
     if st.hand is not None:
-        count[st.hand[0]] += 1
+        c, v = st.hand
+        count[c] += 1
+        if not 1 <= v <= 6:
+            raise InvariantError(f"die value {v} in hand")
     # a seal-action die being rolled is out of the central board but not yet in hand
     if st.tasks and st.tasks[-1][0] == "roll_die":
         count[st.tasks[-1][2]] += 1
@@ -48,42 +57,54 @@ def check_invariants(st: State) -> None:
                     raise InvariantError(f"die value {v} on a board")
         for c, _ in s.rolled:
             count[c] += 1
+    per = b.dice_per_colour
     for c in b.colours:
-        if count[c] != b.dice_per_colour:
-            raise InvariantError(f"{count[c]} {c} dice in the game, expected {b.dice_per_colour}")
-    for c, k in list(st.bag.items()) + list(st.central.items()):
-        if k < 0:
-            raise InvariantError(f"negative dice count {c}={k}")
-    # counts
+        if count[c] != per:
+            raise InvariantError(f"{count[c]} {c} dice in the game, expected {per}")
+    # counts, cubes, expert slots
+    length = b.reputation_track_length
+    cards = st.cards
     for i, s in enumerate(st.seats):
-        for k in ("coins", "tokens", "seals", "vp", "rep", "cubes_placed", "cubes_lost"):
-            if getattr(s, k) < 0:
-                raise InvariantError(f"seat {i}: negative {k} ({getattr(s, k)})")
-        if s.rep >= b.reputation_track_length:
+        if (s.coins < 0 or s.tokens < 0 or s.seals < 0 or s.vp < 0 or s.rep < 0 or s.cubes_placed < 0
+                or s.cubes_lost < 0):
+            k = next(k for k in _COUNTS if getattr(s, k) < 0)
+            raise InvariantError(f"seat {i}: negative {k} ({getattr(s, k)})")
+        if s.rep >= length:
             raise InvariantError(f"seat {i}: reputation {s.rep} beyond the track")
-        on_cards = sum(len(v) for v in s.cubes.values())
+        on_cards = 0
+        if s.cubes:
+            animals = set(s.animals)
+            for cid, cats in s.cubes.items():
+                if cid not in animals:
+                    raise InvariantError(f"seat {i}: cubes on card #{cid} which is not under study")
+                n = len(cats)
+                if n > 1 and (len(set(cats)) != n or cards[cid].sepultus):
+                    raise InvariantError(f"seat {i}: too many cubes on card #{cid}")
+                on_cards += n
         if s.cubes_placed != on_cards + sum(s.pub_cubes.values()) + s.cubes_lost:
             raise InvariantError(f"seat {i}: research cubes not conserved")
-        for cid, cats in s.cubes.items():
-            if cid not in s.animals:
-                raise InvariantError(f"seat {i}: cubes on card #{cid} which is not under study")
-            c = st.cards[cid]
-            if len(set(cats)) != len(cats) or (c.sepultus and len(cats) > 1):
-                raise InvariantError(f"seat {i}: too many cubes on card #{cid}")
         if s.kind == "human":
             up = [x for x in s.face_up if x is not None]
-            if len(up) != len(set(up)) or any(x not in s.experts for x in up + s.used):
+            owned = set(s.experts)
+            if len(up) != len(set(up)) or not owned.issuperset(up) or not owned.issuperset(s.used):
                 raise InvariantError(f"seat {i}: expert slots inconsistent")
-    # cards
-    places = [c for c in st.animal_display if c is not None] + st.discarded_animals + st.set_aside
+    # cards: each revealed card in exactly one place
+    places = [c for c in st.animal_display if c is not None]
+    places += st.discarded_animals
+    places += st.set_aside
     for s in st.seats:
-        places += s.animals + s.published
-    if sorted(places) != list(range(len(st.cards))):
+        places += s.animals
+        places += s.published
+    n = len(cards)
+    if len(places) != n or (n and (len(set(places)) != n or min(places) < 0 or max(places) >= n)):
         raise InvariantError("animal cards not conserved (each card must be in exactly one place)")
-    experts = [x for x in st.expert_display if x is not None] + st.discarded_experts
+    # experts: each expert out of the deck in exactly one place
+    experts = [x for x in st.expert_display if x is not None]
+    experts += st.discarded_experts
     for s in st.seats:
         experts += s.experts
-    if sorted(experts) != sorted(st.experts_seen) or len(set(experts)) != len(experts):
+    seen = st.experts_seen
+    if len(experts) != len(seen) or len(set(experts)) != len(experts) or set(experts) != set(seen):
         raise InvariantError("expert cards not conserved")
 
 
