@@ -12,3 +12,11 @@ def _private_data_dir(tmp_path, monkeypatch):
     board.default_board.cache_clear()
     yield d
     board.default_board.cache_clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Lets a browser test's teardown know whether the test failed (see test_e2e.failure_shots)."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, "rep_" + rep.when, rep)

@@ -143,7 +143,16 @@ def type_into(page, locator, text: str, timeout_ms: int = 10000) -> None:
     page.keyboard.type(text)
 
 
-def shown(page, text: str):
-    """A locator for ``text`` on screen, whether Flutter exposes it as a text node or folds it
-    into the accessible name of an enclosing card (``aria-label``)."""
-    return page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False)).first
+def shown(page, text):
+    """A locator for ``text`` (a string, or a compiled regex) on screen, whether Flutter exposes
+    it as a text node or folds it into the accessible name of an enclosing card (``aria-label``)."""
+    if isinstance(text, str):
+        return page.get_by_text(text, exact=False).or_(page.get_by_label(text, exact=False)).first
+    return page.get_by_text(text).or_(page.get_by_label(text)).first
+
+
+def tap(page, name: str, settle_ms: int = 250) -> None:
+    """Tap the button whose accessible name contains ``name`` (Flutter appends a chip's own text
+    to its label, e.g. "add red 5 5"), then let the redraw land."""
+    page.get_by_role("button", name=name).first.click()
+    page.wait_for_timeout(settle_ms)
