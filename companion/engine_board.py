@@ -20,8 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from companion.content import board as _board_mod
-from companion.content.board import Board, BoardConfigError, default_board, parse_override, shipped_unverified_keys
+from companion.content.board import Board, BoardConfigError, board_with_override, default_board, shipped_unverified_keys
 from companion.errors import SetupError
 
 _SOURCE = "the game's board constants"
@@ -64,14 +63,7 @@ def board_from_values(values: Mapping[str, Any]) -> Board:
     if not isinstance(values, Mapping):
         raise SetupError(f"{_SOURCE}: expected an object of board constants, got {type(values).__name__}")
     try:
-        override = parse_override(dict(values), _SOURCE)
-        # NOTE: companion.content.board has no public "shipped + this override object" builder
-        # yet (docs/requests/engine-to-content.md); its loader's two private steps are used.
-        constants, unverified = _board_mod._shipped()
-        merged = dict(constants)
-        merged.update(override)
-        changed = frozenset(k for k, v in override.items() if v != constants[k])
-        b = _board_mod._build(merged, unverified, changed, _SOURCE)
+        b = board_with_override(dict(values), _SOURCE)
     except BoardConfigError as exc:
         raise SetupError(str(exc)) from None
     if len(_BUILT) >= _MAX_BUILT:

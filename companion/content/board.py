@@ -531,9 +531,6 @@ def load_board(override_path: Path | str | None = None, *, use_user_file: bool =
     ``override_path``: an override file to apply (must exist). Without it, ``<user data
     dir>/board.json`` is applied when it exists and ``use_user_file`` is true.
     """
-    constants, unverified = _shipped()
-    merged = dict(constants)
-    overridden: frozenset[str] = frozenset()
     path: Path | None = None
     if override_path is not None:
         path = Path(override_path)
@@ -541,13 +538,23 @@ def load_board(override_path: Path | str | None = None, *, use_user_file: bool =
         candidate = user_file(OVERRIDE_FILE_NAME)
         if candidate.exists():
             path = candidate
-    source = "board.json"
-    if path is not None:
-        source = str(path)
-        override = parse_override(_read_json(path, "board override"), source)
-        merged.update(override)
-        overridden = frozenset(override)
-    return _build(merged, unverified, overridden, source)
+    if path is None:
+        return board_with_override({}, "board.json")
+    return board_with_override(_read_json(path, "board override"), str(path))
+
+
+def board_with_override(override: Any, source: str = "override") -> Board:
+    """The shipped constants with ``override`` (an object of overridable constants) applied.
+
+    Same validation as an override file (``BoardConfigError`` naming ``source`` and the key).
+    ``Board.overridden`` lists the keys whose value differs from the shipped one.
+    """
+    constants, unverified = _shipped()
+    checked = parse_override(override, source)
+    merged = dict(constants)
+    merged.update(checked)
+    changed = frozenset(k for k, v in checked.items() if v != constants[k])
+    return _build(merged, unverified, changed, source)
 
 
 @functools.lru_cache(maxsize=1)
