@@ -52,11 +52,6 @@ def _iou(a, b) -> float:
 
 
 @needs_model
-def test_samples_are_present() -> None:
-    assert sample_pairs(), "samples/dice/ should hold renders with their expected reads"
-
-
-@needs_model
 @pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
 def test_samples_read_as_expected(readers, backend: str) -> None:
     pairs = sample_pairs()
