@@ -79,9 +79,26 @@ def test_a_missed_die_makes_the_image_wrong() -> None:
 def test_real_scoring_value_only() -> None:
     t = Tally()
     labels = [(4, 15.0, 15.0), (2, 115.0, 15.0)]
-    score_real_image(t, [die("unknown", 4, (0, 0, 30, 30)), die("unknown", 3, (100, 0, 30, 30))], labels)
+    white = [
+        Die("unknown", 4, (0, 0, 30, 30), 0.5, True, value_confidence=0.99, det_score=0.9),
+        Die("unknown", 3, (100, 0, 30, 30), 0.5, True, value_confidence=0.95, det_score=0.9),  # sure, wrong
+        Die("unknown", 1, (200, 0, 30, 30), 0.5, True, value_confidence=0.6, det_score=0.9),  # unsure FP
+    ]
+    score_real_image(t, white, labels)
     s = t.summary(with_colour=False)
     assert s["recall"] == 1.0 and s["value_accuracy"] == 0.5 and s["colour_accuracy"] is None
+    assert s["false_detections"] == 1
+    # confidence on the value alone (white dice are always "unknown" colour, hence unsure)
+    assert s["confident_reads"] == 2 and s["confident_wrong"] == 1 and s["unsure_share"] == pytest.approx(1 / 3, abs=1e-4)
+
+
+def test_detections_on_partly_framed_dice_are_not_scored() -> None:
+    truths = [T("red", 3, (0, 0, 50, 50)), T("blue", 2, (600, 0, 40, 120), partial=True)]
+    dice = [die("red", 3, (0, 0, 50, 50)), die("blue", 2, (610, 2, 30, 40)), die("green", 1, (300, 300, 40, 40))]
+    t = Tally()
+    score_synthetic_image(t, dice, truths)
+    s = t.summary()
+    assert s["dice"] == 1 and s["predictions"] == 2 and s["false_detections"] == 1 and s["recall"] == 1.0
 
 
 def write_fake_real_dataset(root: Path) -> Path:
