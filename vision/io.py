@@ -100,6 +100,12 @@ def _sniff(data: bytes) -> str | None:
         return "webp"
     if data[:4] in (b"II*\x00", b"MM\x00*"):
         return "tiff"
+    if data[4:8] == b"ftyp":
+        brand = data[8:12]
+        if brand in (b"avif", b"avis"):
+            return "avif"
+        if brand in (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"):
+            return "heic"
     return None
 
 
@@ -325,6 +331,11 @@ def _decode_bytes(data: bytes, limits: ImageLimits) -> LoadedImage:
         if img is None:
             if fmt is None:
                 raise ImageLoadError("not an image (unrecognised file format)")
+            if fmt == "heic":
+                raise ImageLoadError(
+                    "HEIC/HEIF photo, which OpenCV cannot decode: set the phone camera to JPEG "
+                    "('Most Compatible') or convert the photo to JPEG"
+                )
             raise ImageLoadError(f"truncated or corrupt {fmt.upper()} file (the decoder could not read it)")
         if img.ndim == 3 and img.shape[2] > 4:  # e.g. multi-channel TIFF: keep the first three
             img = img[:, :, :3]

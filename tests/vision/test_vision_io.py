@@ -257,3 +257,10 @@ def test_header_sizes_of_common_formats() -> None:
         fmt, w, h = image_header_info(buf.tobytes())
         assert (w, h) == (50, 30), (ext, fmt)
         assert load_image(buf.tobytes()).image.shape == (30, 50, 3)
+
+
+def test_heic_photo_gets_an_actionable_error() -> None:
+    # the start of an iPhone HEIC file: a box of type 'ftyp' with brand 'heic'
+    data = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 200
+    with pytest.raises(ImageLoadError, match="HEIC/HEIF photo.*JPEG"):
+        load_image(data)
