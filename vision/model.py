@@ -64,6 +64,9 @@ class ModelConfig:
     max_candidates: int = 60             # at most this many peaks go to the classifier
     min_det_score: float = 0.3           # final det_score below this: not a die, dropped
     nms_iou: float = 0.45                # overlapping candidates above this IoU: keep the best
+    contained_frac: float = 0.6          # a candidate this much inside a better one is a side face, dropped
+    edge_min_aspect: float = 0.5         # a box cut by the image border with short/long side below
+                                         # this shows less than half a die: not reported
     crop_context: float = 1.3            # crop side = crop_context x max(box w, box h)
     min_box_px: float = 4.0              # boxes smaller than this (original px) are dropped
     lab_core: float = 0.45               # body colour: central share of the crop that is sampled
@@ -192,14 +195,31 @@ def _iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float) -> list[int]:
-    """Indices kept by greedy non-maximum suppression, best score first."""
+def _inside_frac(a, b) -> float:
+    """Share of box a's area that lies inside box b."""
+    iw = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    area = a[2] * a[3]
+    return iw * ih / area if area > 0 else 1.0
+
+
+def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
+        contained: float = 1.01) -> list[int]:
+    """Indices kept by greedy non-maximum suppression, best score first. A box whose share
+    inside an already kept box reaches ``contained`` is dropped too (pips of a side face)."""
     order = sorted(range(len(boxes)), key=lambda i: -scores[i])
     keep: list[int] = []
     for i in order:
-        if all(_iou(boxes[i], boxes[j]) <= iou for j in keep):
+        if all(_iou(boxes[i], boxes[j]) <= iou and _inside_frac(boxes[i], boxes[j]) < contained for j in keep):
             keep.append(i)
     return keep
+
+
+def cut_by_border(box: Sequence[float], width: int, height: int, min_aspect: float) -> bool:
+    """True when ``box`` touches the image border and is so thin that less than half a die shows."""
+    x, y, w, h = box
+    touches = x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
+    return touches and min(w, h) < min_aspect * max(w, h)
 
 
 def body_colour_lab(crop: np.ndarray, core: float = 0.45) -> tuple[float, float, float]:
@@ -280,8 +300,10 @@ class DiceModel:
         dets = decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, cfg)
         boxes = [lb.to_original(b) for b, _ in dets]
         scores = [s for _, s in dets]
-        keep = [i for i in nms(boxes, scores, cfg.nms_iou)
-                if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px]
+        H, W = image.shape[:2]
+        keep = [i for i in nms(boxes, scores, cfg.nms_iou, cfg.contained_frac)
+                if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px
+                and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
         return [(boxes[i], scores[i]) for i in keep]
 
     def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]]):

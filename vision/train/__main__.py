@@ -63,8 +63,8 @@ def cmd_export(a):
 
 
 def main(argv=None):
-    torch.set_num_threads(2)
     ap = argparse.ArgumentParser(prog="python -m vision.train")
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("cache", help="render a training cache of synthetic scenes")
     p.add_argument("--seed", type=int, required=True)
@@ -96,6 +96,7 @@ def main(argv=None):
     p.add_argument("--out", type=Path, default=MODELS)
     p.set_defaults(fn=cmd_export)
     a = ap.parse_args(argv)
+    torch.set_num_threads(a.threads)
     a.fn(a)
     return 0
 
