@@ -94,10 +94,9 @@ class NewGameScreen(Screen):
             button(gt("g.wiz.add_automa"), lambda e: self.act(vm.add_seat, AUTOMA), ft.Icons.SMART_TOY, False,
                    disabled=len(vm.seats) >= vm.MAX),
         ])
-        first = ft.Dropdown(
+        first = self.first_dropdown = ft.Dropdown(
             label=gt("g.wiz.first_player"), value=str(vm.first_player), width=260,
-            options=[ft.DropdownOption(key=str(i), text=s.name or gt("g.wiz.seat_n", n=i + 1)) for i, s in enumerate(vm.seats)],
-            on_select=lambda e: self.set_first(e.control.value),
+            options=self.first_options(), on_select=lambda e: self.set_first(e.control.value),
         )
         sep = ft.Switch(label=gt("g.wiz.sepultus"), value=vm.sepultus, on_change=lambda e: self.set_sep(e.control.value))
         title = ft.TextField(label=gt("g.wiz.game_title"), value=vm.title, on_change=lambda e: setattr(vm, "title", e.control.value))
@@ -105,9 +104,10 @@ class NewGameScreen(Screen):
         parts += [add_row, section(gt("g.wiz.table"), [first, sep, title])]
         if vm.error:
             parts.append(note(vm.error, error=True))
-        if problems:
-            parts.append(note(problems[0], error=True))
-        parts.append(button(gt("g.wiz.start"), lambda e: self.start(), ft.Icons.PLAY_ARROW, disabled=bool(problems)))
+        self.problem_note = note(problems[0] if problems else "", error=True)
+        self.problem_note.visible = bool(problems)
+        self.start_button = button(gt("g.wiz.start"), lambda e: self.start(), ft.Icons.PLAY_ARROW, disabled=bool(problems))
+        parts += [self.problem_note, self.start_button]
         return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def seat_card(self, i: int, s) -> ft.Control:
@@ -117,9 +117,9 @@ class NewGameScreen(Screen):
                       ft.Segment(value=AUTOMA, label=ft.Text(gt("g.wiz.automa")), icon=ft.Icon(ft.Icons.SMART_TOY))],
             selected=[s.kind], on_change=lambda e, i=i: self.set_kind(i, e.control.selected),
         )
+        # no redraw on blur: a tap on "Start the game" right after typing would be lost in it
         name = ft.TextField(label=gt("g.wiz.name"), value=s.name, width=240,
-                            on_change=lambda e, i=i: vm.set_name(i, e.control.value),
-                            on_blur=lambda e: self.redraw())
+                            on_change=lambda e, i=i: self.set_name(i, e.control.value))
         rows: list[ft.Control] = [
             ft.Row([heading(gt("g.wiz.seat_n", n=i + 1), 16),
                     icon_button(ft.Icons.DELETE_OUTLINE, gt("g.wiz.remove_seat", n=i + 1),
@@ -149,6 +149,22 @@ class NewGameScreen(Screen):
             rows.append(ft.Column(prio, spacing=0))
             rows.append(button(gt("g.wiz.shuffle"), lambda e, i=i: (vm.shuffle(i), self.redraw()), ft.Icons.SHUFFLE, False))
         return ft.Card(ft.Container(ft.Column(rows, spacing=8), padding=ft.Padding.all(14)))
+
+    def first_options(self) -> list[ft.DropdownOption]:
+        return [ft.DropdownOption(key=str(i), text=s.name or self.gt("g.wiz.seat_n", n=i + 1))
+                for i, s in enumerate(self.vm.seats)]
+
+    def set_name(self, i: int, name: str) -> None:
+        """A name typed: the first-player list, the set-up problem and Start follow in place
+        (Flet sends the changes after the handler); no redraw, which would lose a tap."""
+        self.vm.set_name(i, name)
+        if getattr(self, "start_button", None) is None:
+            return
+        self.first_dropdown.options = self.first_options()
+        problems = self.vm.problems()
+        self.problem_note.value = problems[0] if problems else ""
+        self.problem_note.visible = bool(problems)
+        self.start_button.disabled = bool(problems)
 
     def act(self, fn, *args) -> None:
         fn(*args)
@@ -303,10 +319,12 @@ class GameScreen(Screen):
         fill()
         buttons = []
         for c in self.vm.state.board.continents:
-            buttons.append(ft.Semantics(content=ft.FilledButton(
+            # the button's own text names it ("Africa (15 left)"): no Semantics wrapper, which
+            # gave screen readers a second, untappable "Africa" button
+            buttons.append(ft.FilledButton(
                 gt("g.reveal.continent_left", continent=gt.continent(c), n=left[c]),
                 style=ft.ButtonStyle(bgcolor=DIE_BG[CONTINENT_COLOUR[c]], color=DIE_FG.get(CONTINENT_COLOUR[c], "#FFFFFF")),
-                disabled=left[c] <= 0, on_click=lambda e, c=c: self.run(step.reveal, c)), label=gt.continent(c), button=True))
+                disabled=left[c] <= 0, on_click=lambda e, c=c: self.run(step.reveal, c)))
         out = [*self.setup_note(),
                note(gt("g.reveal.animal_slot", slot=step.slot + 1, size=step.size)),
                wrap(buttons),

@@ -6,14 +6,13 @@ from __future__ import annotations
 import random
 
 import flet as ft
+from game_play import FakeReader, answer
 
 from companion.app.controller import AppController
 from companion.app.game import GAME_KEY, game_vm, holder
 from companion.app.game.views import GameScreen, NewGameScreen
 from companion.app.prefs import Prefs
 from companion.app.ui import build_screen
-
-from game_play import FakeReader, answer
 
 
 class FakeShell:
@@ -116,3 +115,42 @@ def test_resume_opens_the_saved_game_and_reports_a_bad_one(monkeypatch, game_dir
     assert game_vm(third.ctl) is None and holder(third.ctl).problem
     assert holder(third.ctl).problem in texts(body)
     assert GAME_KEY in third.ctl._screens
+
+
+def test_wizard_name_typed_updates_in_place_without_a_redraw(monkeypatch, game_dir):
+    """A redraw on leaving the name field swallowed the next tap ("Start the game" had to be
+    tapped twice in the browser): typing now updates the first-player list, the set-up problem
+    and Start in place."""
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    shell = FakeShell()
+    shell.ctl.new_game()
+    screen = build_screen("/new", shell)
+    body = screen.view()
+    renders = shell.renders
+    name_field = next(c for c in _walk(body) if isinstance(c, ft.TextField) and c.label == "Name")
+    assert name_field.on_blur is None
+    screen.set_name(0, "")
+    assert screen.start_button.disabled and screen.problem_note.visible and screen.problem_note.value
+    screen.set_name(0, "Ana")
+    assert not screen.start_button.disabled and not screen.problem_note.visible
+    assert screen.first_dropdown.options[0].text == "Ana"
+    assert shell.renders == renders  # no redraw while typing
+    screen.start()
+    assert shell.ctl.nav.current == "/game"
+    assert game_vm(shell.ctl).state.seats[0].name == "Ana"
+
+
+def _walk(control):
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, (list, tuple)):
+            stack.extend(c)
+            continue
+        if not isinstance(c, ft.BaseControl):
+            continue
+        yield c
+        for name in ("content", "controls", "title"):
+            v = getattr(c, name, None)
+            if v is not None:
+                stack.append(v)
