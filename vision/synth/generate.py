@@ -17,15 +17,17 @@ SIZE_SETS = {"webcam": WEBCAM_SIZES, "phone": PHONE_SIZES, "mixed": WEBCAM_SIZES
                        (720, 960), (756, 1008), (1024, 768), (480, 640))}
 
 
-def render_indexed(seed: int, index: int, sizes: str = "mixed", base: SceneOptions = SceneOptions()):
-    """Scene ``index`` of dataset ``seed``: (image, truths, options used)."""
+def render_indexed(seed: int, index: int, sizes: str = "mixed", base: SceneOptions = SceneOptions(),
+                   extras: dict | None = None):
+    """Scene ``index`` of dataset ``seed``: (image, truths, options used); see render_scene
+    for ``extras``."""
     if sizes not in SIZE_SETS:
         raise ValueError(f"unknown size set {sizes!r}; use one of {sorted(SIZE_SETS)}")
     rng = np.random.default_rng([seed, index])
     choices = SIZE_SETS[sizes]
     w, h = choices[int(rng.integers(len(choices)))]
     opts = replace(base, width=w, height=h)
-    img, truths = render_scene(rng, opts)
+    img, truths = render_scene(rng, opts, extras)
     return img, truths, opts
 
 

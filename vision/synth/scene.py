@@ -65,6 +65,7 @@ class SceneOptions:
     max_dice: int = 20
     die_px: tuple[float, float] = (0.03, 0.14)   # die side, as a fraction of the long image side
     other_share: float = 0.3                     # chance a scene has "other" (non-Encyclopedia) dice
+    distractor_rate: float = 0.35                # chance a scene has pip-less cubes (game markers)
     jpeg: bool = True
 
 
@@ -156,8 +157,11 @@ def _choose_dice_colours(rng, n, opts):
     return [str(rng.choice(COLOURS)) for _ in range(n)]
 
 
-def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) -> tuple[np.ndarray, list[DieTruth]]:
-    """One scene: (uint8 BGR image, ground truth per die). Deterministic for a given ``rng`` state."""
+def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
+                 extras: dict | None = None) -> tuple[np.ndarray, list[DieTruth]]:
+    """One scene: (uint8 BGR image, ground truth per die). Deterministic for a given ``rng`` state.
+    When ``extras`` is a dict it receives ``"distractor_boxes"``: boxes (x, y, w, h) of the
+    pip-less cubes drawn as distractors (not dice; negatives for training)."""
     W, H = opts.width, opts.height
     if W < 16 or H < 16:
         raise ValueError(f"scene too small: {W}x{H} (need at least 16x16)")
@@ -229,7 +233,7 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) 
 
     # distractors: pip-less coloured wooden cubes and discs on the table (not dice)
     distractors = []
-    for _ in range(int(rng.integers(0, 4)) if rng.random() < 0.35 else 0):
+    for _ in range(int(rng.integers(0, 4)) if rng.random() < opts.distractor_rate else 0):
         c = cam.ray_to_table(rng.uniform(0, W), rng.uniform(0, H))
         if c is None:
             continue
@@ -281,6 +285,12 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions()) 
                 circ = pc + (_CIRCLE[:, :1] * u_w + _CIRCLE[:, 1:] * v_w) * pr
                 _poly(img, cam.project(circ)[0], tuple(np.clip(d.pip * shade * 0.95, 0, 255)))
         if d.colour == "none":
+            if extras is not None:
+                x0, y0 = np.maximum(hull.min(0), 0)
+                x1, y1 = np.minimum(hull.max(0), (W, H))
+                if x1 - x0 >= 2 and y1 - y0 >= 2:
+                    extras.setdefault("distractor_boxes", []).append(
+                        (float(x0), float(y0), float(x1 - x0), float(y1 - y0)))
             continue
         # ground truth
         x0, y0 = hull.min(0)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import torch
 
+from vision.synth.scene import SceneOptions as SceneOptionsDefaults
+
 CACHE_ROOT = Path("/tmp/dice_cache")
 RUN_ROOT = Path("/tmp/dice_runs")
 MODELS = Path(__file__).resolve().parents[2] / "models"
@@ -21,8 +23,11 @@ def log(msg):
 
 
 def cmd_cache(a):
+    from dataclasses import replace
+    from vision.synth.scene import SceneOptions
     from .data import build_cache
-    build_cache(a.out, a.seed, a.count, workers=a.workers)
+    base = replace(SceneOptions(), distractor_rate=a.distractor_rate)
+    build_cache(a.out, a.seed, a.count, workers=a.workers, base=base, negatives_from=a.negatives_from)
 
 
 def cmd_detector(a):
@@ -71,6 +76,9 @@ def main(argv=None):
     p.add_argument("--count", type=int, required=True)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--distractor-rate", type=float, default=SceneOptionsDefaults.distractor_rate)
+    p.add_argument("--negatives-from", type=Path, default=None,
+                   help="model dir whose detector proposes hard negatives (its proposals away from dice)")
     p.set_defaults(fn=cmd_cache)
     for name, fn in (("detector", cmd_detector), ("classifier", cmd_classifier)):
         p = sub.add_parser(name)

@@ -50,9 +50,24 @@ def _overlaps(box, boxes, thresh=0.15):
     return False
 
 
+_DETECTOR = None  # per worker: a DiceModel (detector only) proposing hard negatives
+
+
+def _set_detector(model_dir):
+    global _DETECTOR
+    if model_dir:
+        from vision.model import DiceModel
+        from vision.runtime import create_runtime
+        from vision.model import ModelConfig
+        _DETECTOR = DiceModel(create_runtime(str(Path(model_dir) / ModelConfig().detector_file), threads=1))
+
+
 def render_sample(seed: int, index: int, sizes: str = "train", base: SceneOptions = SceneOptions()):
-    """One scene -> (det image, det boxes [k,4], crops, values, colours, dies)."""
-    img, truths, opts = render_indexed(seed, index, sizes, base)
+    """One scene -> (det image, det boxes [k,4], crops, values, colours, dies). Negatives:
+    random background boxes, the pip-less distractor cubes, and (when a detector is set) its
+    proposals that hit no die."""
+    extras: dict = {}
+    img, truths, opts = render_indexed(seed, index, sizes, base, extras)
     rng = np.random.default_rng([seed, index, 7])
     canvas, lb = letterbox(img, DET_SIZE)
     boxes = np.array([lb.to_input(t.box) for t in truths], np.float32).reshape(-1, 4)
@@ -64,6 +79,18 @@ def render_sample(seed: int, index: int, sizes: str = "train", base: SceneOption
         values.append(t.value - 1 if readable else -1)
         colours.append(COLOUR_CLASSES.index(t.colour) if readable else -1)
         dies.append(1)
+    for b in extras.get("distractor_boxes", []):
+        crops.append(crop_for_classifier(img, _jitter_box(rng, b), CROP, CONTEXT))
+        values.append(-1)
+        colours.append(-1)
+        dies.append(0)
+    if _DETECTOR is not None:
+        for b, _score in _DETECTOR.detect(img):
+            if not _overlaps(b, [t.box for t in truths], 0.3):
+                crops.append(crop_for_classifier(img, _jitter_box(rng, b, 0.03, (0.95, 1.05)), CROP, CONTEXT))
+                values.append(-1)
+                colours.append(-1)
+                dies.append(0)
     # background crops of die-like sizes, away from dice
     H, W = img.shape[:2]
     sizes_px = [max(t.box[2], t.box[3]) for t in truths] or [rng.uniform(0.03, 0.14) * max(W, H)]
@@ -84,18 +111,19 @@ def render_sample(seed: int, index: int, sizes: str = "train", base: SceneOption
 
 def _work(args):
     cv2.setNumThreads(1)
-    seed, lo, hi, sizes = args
-    return [render_sample(seed, i, sizes) for i in range(lo, hi)]
+    seed, lo, hi, sizes, base = args
+    return [render_sample(seed, i, sizes, base) for i in range(lo, hi)]
 
 
-def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers: int = 2, chunk: int = 50):
+def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers: int = 2, chunk: int = 50,
+                base: SceneOptions = SceneOptions(), negatives_from: Path | None = None):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     det = np.lib.format.open_memmap(out / "det_images.npy", "w+", np.uint8, (count, DET_SIZE[1], DET_SIZE[0], 3))
     det_boxes, crops, vals, cols, dies = [], [], [], [], []
-    jobs = [(seed, lo, min(count, lo + chunk), sizes) for lo in range(0, count, chunk)]
+    jobs = [(seed, lo, min(count, lo + chunk), sizes, base) for lo in range(0, count, chunk)]
     done = 0
-    with Pool(workers) as pool:
+    with Pool(workers, initializer=_set_detector, initargs=(negatives_from,)) as pool:
         for res in pool.imap(_work, jobs):
             for canvas, boxes, c, v, co, d in res:
                 det[done] = canvas
@@ -113,7 +141,7 @@ def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers:
     np.save(out / "cls_value.npy", np.concatenate(vals))
     np.save(out / "cls_colour.npy", np.concatenate(cols))
     np.save(out / "cls_die.npy", np.concatenate(dies))
-    (out / "DONE").write_text(f"seed={seed} count={count} sizes={sizes}\n")
+    (out / "DONE").write_text(f"seed={seed} count={count} sizes={sizes} options={base} negatives_from={negatives_from}\n")
 
 
 def load_cache(d: Path):
@@ -132,6 +160,3 @@ def load_cache(d: Path):
     }
 
 
-if __name__ == "__main__":
-    import sys
-    build_cache(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
