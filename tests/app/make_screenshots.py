@@ -28,6 +28,11 @@ NAMES = {  # the buttons' names in each language
     "fr": {"settings": "Réglages", "pad": "Bloc de score", "open": "Ouvrir une feuille de score",
            "resume": "Reprendre une partie"},
 }
+#: game screens: the e2e solo flow's picture points -> file name; the flow runs in an English
+#: tab, each variant opens the saved game in a new tab (language and theme set first)
+GAME_SHOTS = {"14-dice-photo": "game-dice", "15-place-dice": "game-place", "16-turn-options": "game-turn",
+              "17-automa-turn": "game-automa"}
+GAME_VARIANTS = [("en", "dark", "phone"), ("fr", "dark", "phone"), ("fr", "light", "desktop")]
 SHEET = webapp.REPO / "samples" / "score-sheets" / "three-seats-tie.json"
 
 
@@ -40,6 +45,45 @@ def save_small(page, path: Path) -> None:
     img = Image.open(tmp).convert("RGB").quantize(colors=96, method=Image.Quantize.MEDIANCUT)
     img.save(path, optimize=True)
     tmp.unlink()
+
+
+def set_prefs(data: Path, lang: str, theme: str) -> None:
+    (data / "app-settings.json").write_text(json.dumps({"language": lang, "theme": theme}))
+
+
+def game_screens(ctx, url: str, data: Path, out: Path) -> list[str]:
+    """Play the e2e solo flow; at each picture point also open the saved game in the other
+    variants (a new tab resumes it from disk, exactly where the flow is)."""
+    import test_e2e
+
+    set_prefs(data, "en", "light")
+    main_page = webapp.open_app(ctx, url, *DESKTOP)
+    written: list[str] = []
+
+    def snap(point: str) -> None:
+        if point not in GAME_SHOTS:
+            return
+        base = GAME_SHOTS[point]
+        # (English light pictures of every game screen come from the app-game engineer's
+        # tests/app/game/shoot_game_screens.py; these are the other languages and themes)
+        for lang, theme, size in GAME_VARIANTS:
+            set_prefs(data, lang, theme)
+            page = webapp.open_app(ctx, url, *(PHONE if size == "phone" else DESKTOP))
+            webapp.button(page, NAMES[lang]["resume"]).click()
+            webapp.shown(page, "Player 1, Automa").wait_for()
+            page.wait_for_timeout(400)
+            webapp.shown(page, "Player 1, Automa").click()
+            webapp.button(page, {"en": "Undo", "fr": "Annuler"}[lang]).wait_for()
+            page.wait_for_timeout(800)
+            name = f"{base}-{lang}-{theme}-{size}.png"
+            save_small(page, out / name)
+            written.append(name)
+            page.close()
+        set_prefs(data, "en", "light")
+
+    test_e2e.solo_game_flow(main_page, data, snap)
+    main_page.close()
+    return written
 
 
 def main() -> int:
@@ -81,6 +125,7 @@ def main() -> int:
             save_small(page, out / f"scorepad-{tag}.png")
             page.close()
             written += [f"{s}-{tag}.png" for s in ("start", "settings", "scorepad")]
+        written += game_screens(ctx, url, data, out)
     for name in written:
         print(out / name, (out / name).stat().st_size // 1024, "KB")
     return 0

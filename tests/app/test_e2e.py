@@ -160,12 +160,19 @@ def test_solo_game_round_one(app, ctx):
     then by hand), one human turn, one automa turn, one undo; the numbers on screen checked."""
     url, data = app
     page = webapp.open_app(ctx, url, width=1280, height=1000)
+    solo_game_flow(page, data.parent, lambda name: shot(page, name))
+    page.close()
+
+
+def solo_game_flow(page, folder: Path, snap) -> None:
+    """The solo game of test_solo_game_round_one from the start screen (English); ``snap(name)``
+    is called at each screen worth a picture (make_screenshots.py reuses this flow)."""
     B = lambda name: webapp.button(page, name)
     see = lambda text: webapp.shown(page, text).wait_for()
 
     B("New game").click()
     B("Start the game").wait_for()
-    shot(page, "10-new-game")
+    snap("10-new-game")
     B("Start the game").click()
 
     # set-up: the six experts of the University display, in slot order
@@ -174,13 +181,13 @@ def test_solo_game_round_one(app, ctx):
         webapp.type_into(page, webapp.textbox(page, "Search by name"), name.split()[0])
         page.wait_for_timeout(600)  # each key press redraws the list: let it settle
         if i == 0:
-            shot(page, "11-expert-display")
+            snap("11-expert-display")
         webapp.shown(page, name).click()
     # the six animals of the Academy display, by continent
     for i, cont in enumerate(("Africa", "Europe", "Asia", "America", "Oceania", "Africa")):
         see(f"Slot {i + 1} of 6: tap the continent")
         if i == 0:
-            shot(page, "12-animal-display")
+            snap("12-animal-display")
         webapp.tap(page, f"{cont} (")
     # the automa takes its two starting animals (by its priorities), then the human two
     see("Move the automa's pieces as written")
@@ -191,7 +198,7 @@ def test_solo_game_round_one(app, ctx):
         page.get_by_text(re.compile(r"animal #\d")).first.click()
         page.get_by_role("checkbox", name="mammal").wait_for()
         if k == 0:
-            shot(page, "13-categories")
+            snap("13-categories")
         for cat in ("mammal", "herbivore", "terrestrial", "hot"):
             page.get_by_role("checkbox", name=cat).click()
             page.wait_for_timeout(150)
@@ -209,11 +216,11 @@ def test_solo_game_round_one(app, ctx):
     page.wait_for_timeout(300)
     with page.expect_file_chooser() as chooser:  # the human seat's dice by photo
         B("Photo of the dice").click()
-    chooser.value.set_files(str(dice_photo(data.parent)))
+    chooser.value.set_files(str(dice_photo(folder)))
     # the app answers with the dice it read (chips to confirm, unsure ones highlighted) or a
     # refusal saying why (more dice than the seat draws, too many of a colour, no reader)
     webapp.shown(page, PHOTO_ANSWER).wait_for()
-    shot(page, "14-dice-photo")
+    snap("14-dice-photo")
     if read_as_rolled(page):
         # the read is right: confirm the unsure chips one by one ("It is right")
         for _ in range(len(PHOTO_DICE)):
@@ -235,7 +242,7 @@ def test_solo_game_round_one(app, ctx):
     for n, d in enumerate(PHOTO_DICE):
         webapp.tap(page, f"die {d}")
         webapp.tap(page, f"Slot {n + 1}")
-    shot(page, "15-place-dice")
+    snap("15-place-dice")
     B("Confirm the board").click()
     see("Automa draws 4 dice")
     page.wait_for_timeout(300)
@@ -251,7 +258,7 @@ def test_solo_game_round_one(app, ctx):
     webapp.tap(page, "red 5 on Player 1's slot 1")
     see("+3 expedition tokens")  # Embassy with a 5: computed before choosing
     see("+5 coins")              # Bank
-    shot(page, "16-turn-options")
+    snap("16-turn-options")
     webapp.shown(page, "Embassy").click()
     B("Confirm").click()
     see("1 coins · 4 tokens · 0 seals · 0 VP · reputation 0")  # 1 token + 3
@@ -260,16 +267,15 @@ def test_solo_game_round_one(app, ctx):
     # Academy, one animal, +3 reputation (passing space 2: +1 expedition token)
     see("Take the yellow 6")
     see("Place it on the Academy")
-    shot(page, "17-automa-turn")
+    snap("17-automa-turn")
     B("Done").click()
     see("2 coins · 2 tokens · 0 seals · 0 VP · reputation 3")
     see("Player 1's turn")
-    shot(page, "18-after-automa")
+    snap("18-after-automa")
 
     # undo one step: the automa's move is taken back, its card shows again
     B("Undo").click()
     see("Take the yellow 6")
     see("2 coins · 1 tokens · 0 seals · 0 VP · reputation 0")
     see("1 coins · 4 tokens")  # the human turn stays done
-    shot(page, "19-undone")
-    page.close()
+    snap("19-undone")
