@@ -350,7 +350,7 @@ def dice_by_photo(t: Table, count: int, tmp: Path) -> tuple[list[tuple[str, int]
         return HAND_DICE[HUMAN], why
     jpg, expected = sample
     upload(t, jpg)
-    read = t.wait(chips, "the photo's dice chips", timeout_ms=60000)
+    read = t.wait(lambda: chips(t), "the photo's dice chips", timeout_ms=60000)
     t.shot("dice-photo-read")
     want = sorted((d["colour"], int(d["value"])) for d in expected)
     assert sorted((c, v) for c, v, _ in read) == want, (read, want, t.texts())
