@@ -16,6 +16,8 @@ class SavedGameRow:
     seats: str         # "Alice, Bob, Automa (Carl von Linné)" or "" when unknown
     round: int | None  # current round, when the session recorded it
     actions: int
+    finished: bool = False
+    automas: tuple[str, ...] = ()  # names of the automa seats
 
 
 @dataclass(frozen=True)
@@ -59,13 +61,18 @@ def saved_games(store: GameStore | None = None) -> tuple[list[SavedGameRow], lis
     rows = []
     for g in listing.games:
         rnd = g.round
+        seats = g.seats if isinstance(g.seats, (list, tuple)) else []
+        automas = tuple(str(s.get("name", "")) for s in seats
+                        if isinstance(s, dict) and s.get("kind") == "automa")
         rows.append(SavedGameRow(
             game_id=g.game_id,
             title=g.title,
             when=_local_time(g.updated or g.created),
             seats=_seats_text(g.seats),
-            round=rnd if isinstance(rnd, int) else None,
+            round=rnd if isinstance(rnd, int) and not isinstance(rnd, bool) else None,
             actions=g.action_count,
+            finished=g.meta.get("finished") is True,
+            automas=automas,
         ))
     broken = [BrokenSaveRow(b.path.name, b.reason) for b in listing.problems]
     return rows, broken, None

@@ -81,5 +81,14 @@ def test_saved_games_listing(_private_data_dir):
     assert len(games) == 1
     g = games[0]
     assert (g.title, g.seats, g.round, g.actions) == ("Friday", "Ann, Automa", 3, 1)
+    assert g.finished is False and g.automas == ()
     assert len(g.when) == 16  # "YYYY-MM-DD HH:MM"
     assert [b.file_name for b in broken] == ["junk.sqlite"]
+
+
+def test_saved_games_marks_finished_games_and_automas(_private_data_dir):
+    store = GameStore()
+    store.create(meta={"title": "Solo", "finished": True, "round": 6,
+                       "seats": [{"name": "Ann", "kind": "human"}, {"name": "Linne", "kind": "automa"}]})
+    (g,), _, _ = saved_games()
+    assert g.finished is True and g.automas == ("Linne",) and g.round == 6

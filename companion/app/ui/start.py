@@ -49,13 +49,19 @@ class ResumeScreen(Screen):
         play = features.game_play_ready() and has_screen("/game")
         for g in games:
             bits = [g.when]
-            if g.round is not None:
+            if g.finished:
+                bits.append(tr("resume.finished"))
+            elif g.round is not None:
                 bits.append(tr("resume.round", round=g.round))
             bits.append(tr("resume.actions", n=g.actions))
+            if g.automas:
+                bits.append(tr("resume.automas", names=", ".join(g.automas)))
+            title = g.title or g.seats or g.game_id
+            seats = g.seats if g.seats and g.seats != title else ""
             rows.append(ft.ListTile(
-                leading=ft.Icon(ft.Icons.CASINO),
-                title=ft.Text(g.title or g.seats or g.game_id),
-                subtitle=ft.Text(" · ".join(b for b in [g.seats if g.title else "", *bits] if b)),
+                leading=ft.Icon(ft.Icons.EMOJI_EVENTS if g.finished else ft.Icons.CASINO),
+                title=ft.Text(title),
+                subtitle=ft.Text(" · ".join(b for b in [seats, *bits] if b)),
                 on_click=(lambda e, gid=g.game_id: self.open_game(gid)) if play else None,
                 disabled=not play,
             ))
