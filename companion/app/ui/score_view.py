@@ -10,15 +10,15 @@ from companion.app.vm_score import ScoreView
 def score_view_controls(view: ScoreView, tr, phone: bool) -> list[ft.Control]:
     verdict = ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER),
                       ft.Text(view.verdict, size=16, weight=ft.FontWeight.BOLD, expand=True)])
-    bar_width = 170 if phone else 210
     bars = []
-    for b in view.bars:
+    for b in view.bars:  # the bar takes whatever width the card has (phone, tablet, desktop)
         bars.append(ft.Row([
             ft.Text(b.name, width=90, overflow=ft.TextOverflow.ELLIPSIS),
-            ft.Container(width=max(2, bar_width * b.fraction), height=18, border_radius=4,
-                         bgcolor=ft.Colors.PRIMARY if b.winner else ft.Colors.SECONDARY_CONTAINER),
-            ft.Text(tr("pad.vp_short", vp=b.total)),
-        ], spacing=8))
+            ft.ProgressBar(value=b.fraction, bar_height=18, border_radius=4, expand=True,
+                           color=ft.Colors.PRIMARY if b.winner else ft.Colors.SECONDARY,
+                           bgcolor=ft.Colors.with_opacity(0.0, ft.Colors.PRIMARY)),
+            ft.Text(tr("pad.vp_short", vp=b.total), width=64, text_align=ft.TextAlign.END),
+        ], spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER))
     columns = [ft.DataColumn(ft.Text(tr("pad.line")))] + [
         ft.DataColumn(ft.Text(n), numeric=True) for n in view.names]
     rows = []

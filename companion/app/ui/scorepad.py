@@ -75,7 +75,9 @@ class ScorePadScreen(Screen):
             seats = [note(tr("pad.empty"))]
         self.results.controls = self._result_controls()
         seat_col = ft.Column([add_row, *seats], spacing=12)
-        if self.phone or len(pad.seats) == 0:
+        from companion.app import layout
+
+        if self.ctl.size_class != layout.DESKTOP or len(pad.seats) == 0:
             return ft.Column([seat_col, self.results], spacing=16)
         # wider windows: entries on the left, results on the right
         return ft.ResponsiveRow([
