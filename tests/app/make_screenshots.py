@@ -54,7 +54,7 @@ def set_prefs(data: Path, lang: str, theme: str) -> None:
 def game_screens(ctx, url: str, data: Path, out: Path) -> list[str]:
     """Play the e2e solo flow; at each picture point also open the saved game in the other
     variants (a new tab resumes it from disk, exactly where the flow is)."""
-    import test_e2e
+    import solo_flow
 
     set_prefs(data, "en", "light")
     main_page = webapp.open_app(ctx, url, *DESKTOP)
@@ -81,7 +81,7 @@ def game_screens(ctx, url: str, data: Path, out: Path) -> list[str]:
             page.close()
         set_prefs(data, "en", "light")
 
-    test_e2e.solo_game_flow(main_page, data, snap)
+    solo_flow.solo_game_flow(main_page, data, snap)
     main_page.close()
     return written
 
