@@ -404,12 +404,72 @@ class GameScreen(Screen):
                                   + [die_chip(col, v, gt("g.dice.add", die=gt.die((col, v))),
                                               on_click=lambda ev, col=col, v=v: self.run(e.add, col, v), size=36)
                                      for v in range(1, 7)], spacing=4, wrap=True))
+        live = self.live_panel(step)
+        if live is not None:
+            out.append(live)
         out.append(wrap([
             self.photo_button(),
+            *self.live_buttons(step),
             button(gt("g.dice.clear"), lambda ev: self.run(e.clear), ft.Icons.CLEAR_ALL, False, disabled=not e.chips),
             button(gt("g.dice.confirm"), lambda ev: self.run(step.submit), ft.Icons.CHECK, disabled=e.problem() is not None),
         ]))
         return out
+
+    # -- desktop live camera (companion.app.game.live) -------------------------------------
+    def live_run(self):
+        return self.ctl.screen_state("game:live", dict).get("run")
+
+    def live_buttons(self, step) -> list[ft.Control]:
+        """"Live camera" / "Stop the camera": only in the desktop window (a browser's page cannot
+        reach the camera of the computer serving it)."""
+        page = getattr(self.shell, "page", None)
+        if page is None or getattr(page, "web", True):
+            return []
+        run = self.live_run()
+        if run is not None and run.running and run.step is step:
+            return [button(self.gt("g.live.stop"), lambda e: self.stop_live(), ft.Icons.VIDEOCAM_OFF, False)]
+        return [button(self.gt("g.live.start"), lambda e: self.start_live(step), ft.Icons.VIDEOCAM, False)]
+
+    def live_panel(self, step) -> ft.Control | None:
+        run = self.live_run()
+        if run is None:
+            return None
+        if run.step is not step:
+            run.stop()
+            return None
+        if run.problem:
+            return note(run.problem, error=True)
+        if not run.running:
+            return None
+        run.image = ft.Image(src=run.preview.jpeg or b"", gapless_playback=True, fit=ft.BoxFit.CONTAIN,
+                             height=300, semantics_label=self.gt("g.live.start"))
+        run.use_button = button(self.gt("g.live.use"), lambda e: self.use_live(step), ft.Icons.CHECK, False,
+                                disabled=run.preview.usable_read() is None)
+        return ft.Column([note(self.gt("g.live.hint")), run.image, run.use_button], spacing=6)
+
+    def start_live(self, step) -> None:
+        from companion.app.game.live import LiveRun
+
+        self.stop_live()
+        run = LiveRun.start(self.vm, step, self.ctl, self.gt)
+        self.ctl.screen_state("game:live", dict)["run"] = run
+        self.redraw()  # draws the image the loop fills
+        if run.running:
+            self.shell.page.run_thread(run.loop)
+
+    def stop_live(self) -> None:
+        run = self.live_run()
+        if run is not None:
+            run.stop()
+        self.ctl.screen_state("game:live", dict).pop("run", None)
+        self.redraw()
+
+    def use_live(self, step) -> None:
+        run = self.live_run()
+        read = run.preview.usable_read() if run is not None else None
+        if read is not None:
+            step.entry.load_read(read)
+        self.redraw()
 
     def photo_button(self) -> ft.Control:
         """Opens the file picker inside the tap (phones' browsers allow it only there and offer
