@@ -122,6 +122,8 @@ class Tally:
     images_all_right: int = 0
     ms: list[float] = field(default_factory=list)
     wrong_confident_examples: list[dict] = field(default_factory=list)
+    # (confidence, right) of every scored prediction: the data to choose ``unsure_below``
+    scored_reads: list[tuple[float, bool]] = field(default_factory=list)
 
     def add_image(self, all_right: bool) -> None:
         self.images += 1
@@ -148,9 +150,26 @@ class Tally:
             "unsure_share": rate(self.unsure, self.predictions),
             "median_ms": round(statistics.median(self.ms), 2) if self.ms else None,
         }
+        if self.scored_reads:
+            out["threshold_sweep"] = threshold_sweep(self.scored_reads)
         if self.wrong_confident_examples:
             out["confident_wrong_examples"] = self.wrong_confident_examples[:20]
         return out
+
+
+SWEEP = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)
+
+
+def threshold_sweep(reads: Sequence[tuple[float, bool]], thresholds: Sequence[float] = SWEEP) -> list[dict]:
+    """For each candidate ``unsure_below``: the share of reads that would be sure, and how many
+    of those would be wrong."""
+    out = []
+    n = len(reads)
+    for th in thresholds:
+        sure = [right for conf, right in reads if conf >= th]
+        out.append({"unsure_below": th, "sure_share": round(len(sure) / n, 4) if n else None,
+                    "sure": len(sure), "sure_wrong": sum(1 for r in sure if not r)})
+    return out
 
 
 def overlap_of(a: Sequence[float], b: Sequence[float]) -> float:
@@ -208,9 +227,19 @@ def _value_unsure(d: Any) -> bool:
     return d.value_confidence * det < cfg.unsure_below
 
 
+def _value_confidence(d: Any) -> float:
+    from vision.config import DEFAULT_READER as cfg
+
+    det = min(1.0, d.det_score / cfg.det_confident_at) if cfg.det_confident_at > 0 else 1.0
+    return d.value_confidence * det
+
+
 def _count_confidence(
     tally: Tally, d: Any, right: bool, name: str, truth: dict | None, value_only: bool = False
 ) -> None:
+    conf = _value_confidence(d) if value_only else d.confidence
+    # "unknown" colour is always unsure whatever its confidence: it never counts as sure
+    tally.scored_reads.append((conf if value_only or d.colour != "unknown" else -1.0, right))
     if (_value_unsure(d) if value_only else d.unsure):
         tally.unsure += 1
         return
@@ -505,6 +534,13 @@ def format_table(report: dict[str, Any]) -> str:
     for name, r in (report.get("awkward") or {}).items():
         what = f"error: {r['error']}" if r["error"] else f"{r['dice']} dice"
         lines.append(f"awkward input {name}: {r['ms']:.0f} ms, {what}")
+    for label, s in columns:
+        sweep = s.get("threshold_sweep")
+        if sweep:
+            cells = ", ".join(
+                f"{x['unsure_below']:.2f}: {100 * x['sure_share']:.1f}% sure, {x['sure_wrong']} wrong" for x in sweep
+            )
+            lines.append(f"unsure_below sweep, {label}: {cells}")
     lines.append(f"backend: {report.get('backend')}")
     for ex in (report.get("synthetic") or {}).get("confident_wrong_examples", [])[:10]:
         lines.append(f"  confident wrong: {ex['image']}: read {ex['read']} truth {ex['truth']}")

@@ -163,3 +163,13 @@ def test_real_dataset_layout_when_present() -> None:
     assert img.exists() and label.exists()
     for value, cx, cy in read_yolo_labels(label, 640, 480):
         assert 1 <= value <= 6 and 0 <= cx <= 640 and 0 <= cy <= 480
+
+
+def test_threshold_sweep() -> None:
+    from vision.bench import threshold_sweep
+
+    reads = [(0.99, True), (0.96, False), (0.85, True), (0.4, False)]
+    sweep = {x["unsure_below"]: x for x in threshold_sweep(reads, (0.5, 0.9, 0.98))}
+    assert sweep[0.5] == {"unsure_below": 0.5, "sure_share": 0.75, "sure": 3, "sure_wrong": 1}
+    assert sweep[0.9]["sure"] == 2 and sweep[0.9]["sure_wrong"] == 1
+    assert sweep[0.98]["sure"] == 1 and sweep[0.98]["sure_wrong"] == 0
