@@ -1,11 +1,20 @@
-"""The start screen's list of saved games (plain Python over ``companion.store``)."""
+"""The start screen's list of saved games (plain Python over ``companion.store``), and moving a
+game between devices: export one as a JSON file (the store's export format, docs/saves.md) and
+import one (every action replayed by the engine before anything is written; an existing game is
+never overwritten)."""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from companion.store import GameStore, StoreError
+
+
+class GameFileError(ValueError):
+    """A game file that cannot be imported or a game that cannot be exported (nothing changed)."""
 
 
 @dataclass(frozen=True)
@@ -76,3 +85,36 @@ def saved_games(store: GameStore | None = None) -> tuple[list[SavedGameRow], lis
         ))
     broken = [BrokenSaveRow(b.path.name, b.reason) for b in listing.problems]
     return rows, broken, None
+
+
+def export_game(game_id: str, store: GameStore | None = None) -> tuple[str, bytes]:
+    """``(file name, bytes)`` of a saved game in the store's export format."""
+    store = store or GameStore()
+    try:
+        doc = store.export_game(game_id)
+    except StoreError as exc:
+        raise GameFileError(str(exc)) from None
+    title = str(doc.get("meta", {}).get("title") or game_id)
+    slug = re.sub(r"[^0-9A-Za-z]+", "-", title).strip("-").lower()[:40] or "game"
+    data = (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return f"encyclopedia-{slug}.json", data
+
+
+def import_game(data: bytes, source: str, store: GameStore | None = None) -> str:
+    """Import an exported game file (its bytes); returns the new game's id."""
+    from companion.session import GameSession  # the engine is loaded only when importing
+
+    store = store or GameStore()
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise GameFileError(f"{source}: not a UTF-8 text file") from None
+    except json.JSONDecodeError as exc:
+        raise GameFileError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    try:
+        session = GameSession.import_game(store, doc)
+    except (StoreError, ValueError) as exc:
+        raise GameFileError(f"{source}: {exc}") from None
+    game_id = session.game_id
+    session.close()
+    return game_id

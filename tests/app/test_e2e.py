@@ -7,6 +7,7 @@ screen go to ``test-artifacts/app/`` (gitignored).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,17 @@ def test_start_screen_and_settings(app, ctx):
     B("Back").click()
     B("Resume a game").click()
     webapp.shown(page, "No saved game yet").wait_for()
+    # bring a game from another device: import an exported game, then export it again
+    with page.expect_file_chooser() as chooser:
+        B("Import a game file").click()
+    chooser.value.set_files(str(webapp.REPO / "samples" / "saves" / "finished-4-seats-automa.json"))
+    webapp.shown(page, "finished · 452 steps").wait_for()
+    shot(page, "04-saved-games")
+    export = page.get_by_role("button", name=re.compile("^Export "))
+    with page.expect_download() as download:
+        export.first.click()
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["format"] == "encyclopedia-companion-game" and len(exported["actions"]) == 452
     page.close()
 
 
@@ -110,8 +122,11 @@ def test_score_pad_two_players(app, ctx):
     B("Royal Seals +1").nth(1).click()   # 2 seals = 8 VP
     webapp.shown(page, "48 VP").wait_for()  # Bob's live total: 40 + 2 seals x 4
     shot(page, "03-score-pad")
-    B("Export as JSON").click()
+    with page.expect_download() as download:  # offered to the browser as well as saved
+        B("Export as JSON").click()
     webapp.shown(page, "Saved:").wait_for()
+    downloaded = json.loads(Path(download.value.path()).read_text())
+    assert [p["total"] for p in downloaded["result"]["players"]] == [72, 48]
     exported = list((data / "score-sheets").glob("score-*.json"))
     assert len(exported) == 1
     doc = json.loads(exported[0].read_text())

@@ -1,9 +1,10 @@
 import json
+from pathlib import Path
 
 import pytest
 
 from companion.app.vm_settings import BoxConstantsForm
-from companion.app.vm_start import saved_games
+from companion.app.vm_start import GameFileError, export_game, import_game, saved_games
 from companion.content import board as board_mod
 from companion.store import GameStore
 
@@ -92,3 +93,44 @@ def test_saved_games_marks_finished_games_and_automas(_private_data_dir):
                        "seats": [{"name": "Ann", "kind": "human"}, {"name": "Linne", "kind": "automa"}]})
     (g,), _, _ = saved_games()
     assert g.finished is True and g.automas == ("Linne",) and g.round == 6
+
+
+SAVES = Path(__file__).resolve().parents[2] / "samples" / "saves"
+
+
+def test_import_then_export_a_game(_private_data_dir):
+    data = (SAVES / "finished-4-seats-automa.json").read_bytes()
+    gid = import_game(data, "finished-4-seats-automa.json")
+    (g,), broken, _ = saved_games()
+    assert g.game_id == gid and g.finished and g.automas == ("Automa 3",) and g.actions == 452
+    name, out = export_game(gid)
+    assert name.startswith("encyclopedia-") and name.endswith(".json")
+    doc = json.loads(out)
+    assert doc["format"] == "encyclopedia-companion-game" and len(doc["actions"]) == 452
+    # the exported file imports again as a second game (never over the first)
+    gid2 = import_game(out, name)
+    assert gid2 != gid and len(saved_games()[0]) == 2
+
+
+@pytest.mark.parametrize("data,words", [
+    (b"\xff\xfe", "not a UTF-8"),
+    (b"{", "not valid JSON"),
+    (b'{"format": "other"}', "x.json: "),
+])
+def test_bad_game_files_are_refused_and_nothing_is_written(_private_data_dir, data, words):
+    with pytest.raises(GameFileError, match=words):
+        import_game(data, "x.json")
+    assert saved_games()[0] == []
+
+
+def test_a_game_with_an_illegal_action_is_refused(_private_data_dir):
+    doc = json.loads((SAVES / "finished-4-seats-automa.json").read_text())
+    doc["actions"] = doc["actions"][:40] + [doc["actions"][5]] + doc["actions"][40:]
+    with pytest.raises(GameFileError, match="x.json: "):
+        import_game(json.dumps(doc).encode(), "x.json")
+    assert saved_games()[0] == []
+
+
+def test_exporting_a_missing_game_says_so(_private_data_dir):
+    with pytest.raises(GameFileError):
+        export_game("nope")

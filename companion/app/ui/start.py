@@ -7,7 +7,8 @@ import flet as ft
 from companion.app import features
 from companion.app.ui import has_screen
 from companion.app.ui.common import Screen, big_button, heading, note, responsive
-from companion.app.vm_start import saved_games
+from companion.app.ui.common import icon_button
+from companion.app.vm_start import GameFileError, export_game, import_game, saved_games
 
 
 class StartScreen(Screen):
@@ -38,6 +39,49 @@ class ResumeScreen(Screen):
     def title(self) -> str:
         return self.tr("resume.title")
 
+    def actions(self) -> list[ft.Control]:
+        picker = self.shell.file_picker("game-import")
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes is not None]
+            if not files:
+                return
+            try:
+                import_game(files[0].bytes, files[0].name)
+            except GameFileError as exc:
+                self.shell.toast(self.tr("resume.import_failed", error=str(exc)), error=True)
+                return
+            self.shell.toast(self.tr("resume.imported", name=files[0].name))
+            self.shell.render()
+
+        picker.on_result = picked
+        if not features.game_play_ready():
+            return []
+        return [ft.Semantics(
+            content=ft.IconButton(ft.Icons.UPLOAD_FILE, action=ft.PickFiles(
+                picker, with_data=True, file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"])),
+            label=self.tr("resume.import"), button=True)]
+
+    def _export_handler(self, game_id: str):
+        # an async def (not a lambda returning a coroutine): Flet awaits coroutine functions only
+        async def handler(e) -> None:
+            await self.export(game_id)
+
+        return handler
+
+    async def export(self, game_id: str) -> None:
+        try:
+            name, data = export_game(game_id)
+        except GameFileError as exc:
+            self.shell.toast(str(exc), error=True)
+            return
+        try:
+            await self.shell.file_picker("game-export").save_file(
+                file_name=name, src_bytes=data, file_type=ft.FilePickerFileType.CUSTOM,
+                allowed_extensions=["json"])
+        except Exception as exc:
+            self.shell.toast(self.tr("resume.export_failed", error=str(exc)), error=True)
+
     def view(self) -> ft.Control:
         tr = self.tr
         games, broken, problem = saved_games()
@@ -64,6 +108,8 @@ class ResumeScreen(Screen):
                 subtitle=ft.Text(" · ".join(b for b in [seats, *bits] if b)),
                 on_click=(lambda e, gid=g.game_id: self.open_game(gid)) if play else None,
                 disabled=not play,
+                trailing=icon_button(ft.Icons.DOWNLOAD, tr("resume.export", title=title),
+                                     self._export_handler(g.game_id)),
             ))
         for b in broken:
             rows.append(ft.ListTile(leading=ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR),
