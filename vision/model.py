@@ -227,13 +227,16 @@ def body_colour_lab(crop: np.ndarray, core: float = 0.45) -> tuple[float, float,
     crop, pixels between the 25th and 75th percentile of lightness (drops pips, glints, shade)."""
     s = crop.shape[0]
     m = max(1, int(round(s * core / 2)))
-    c = crop[s // 2 - m: s // 2 + m, s // 2 - m: s // 2 + m]
-    lab = cv2.cvtColor(c.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
-    lo, hi = np.percentile(lab[:, 0], [25, 75])
-    sel = lab[(lab[:, 0] >= lo) & (lab[:, 0] <= hi)]
+    c = np.ascontiguousarray(crop[s // 2 - m: s // 2 + m, s // 2 - m: s // 2 + m])
+    lab = cv2.cvtColor(c, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)  # 8-bit Lab
+    light = lab[:, 0]
+    n = len(light)
+    lo, hi = np.partition(light, (n // 4, (3 * n) // 4))[[n // 4, (3 * n) // 4]]
+    sel = lab[(light >= lo) & (light <= hi)]
     if len(sel) == 0:
         sel = lab
-    mean = sel.mean(axis=0)
+    mean = sel.mean(axis=0) - np.array([0.0, 128.0, 128.0], np.float32)
+    mean[0] *= 100.0 / 255.0
     return (float(mean[0]), float(mean[1]), float(mean[2]))
 
 
