@@ -2,7 +2,7 @@
 
 ``play(seats, seed, humans=...)``: chance from the engine's seeded ``ChanceSource``; automa seats
 answered by ``automa.decide``; human seats by a player object with ``action(state)`` (the
-engine's ``RandomPlayer`` or ``automa.reference.GreedyPlayer``).
+engine's ``RandomPlayer`` or ``automa.reference.ReferencePlayer``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
     python -m automa tournament --games N --seed S [--markdown]
 
 For game g (seed S+g) every combination plays the SAME table: the same automa priority order,
-the same first player (alternating), the same chance stream seed, against ``GreedyPlayer``
+the same first player (alternating), the same chance stream seed, against ``ReferencePlayer``
 (``automa/reference.py``) seeded the same way — so the nine rows differ only by their cards.
 Prints, per combination, the automa's mean final score, its standard deviation, the reference
 player's mean, and the automa's win rate (a shared first place counts one half).
@@ -22,7 +22,7 @@ from companion.actions import SeatConfig
 
 from .content import BEHAVIORS, SCORING_CARDS, Priority, all_combinations
 from .play import play, scores
-from .reference import GreedyPlayer
+from .reference import ReferencePlayer
 
 
 @dataclass
@@ -67,7 +67,7 @@ def run(games: int, seed: int, progress=None) -> list[Row]:
             pr = Priority.shuffled(random.Random(gs * 7919 + 1))
             seats = [SeatConfig("Reference"), SeatConfig("Automa", "automa", b.key, s.key, pr.order)]
             res = play(seats, seed=gs, first_player=g % 2,
-                       human_factory=lambda rng, i: GreedyPlayer(rng))
+                       human_factory=lambda rng, i: ReferencePlayer(rng))
             breakdowns, ranking = scores(res)
             ref, aut = breakdowns[0], breakdowns[1]
             row.automa.append(aut.total)
