@@ -540,7 +540,7 @@ def _compile_checker(cls: type):
         add(f"    v = a.{name}")
         ind = "    "
         if kind[0] == "o":  # optional: None is fine
-            add(f"    if v is not None:")
+            add("    if v is not None:")
             ind = "        "
             kind = kind[1:] if kind not in ("ostrs",) else "strs"
         if kind in _SIMPLE:

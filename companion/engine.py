@@ -1048,7 +1048,6 @@ def _h_research(st: State, a: Research, check: bool) -> None:
     plan = []
     total = 0
     seen: set = set()
-    sep_used = False
     for cid, cat in a.cubes:
         if check:
             if cid not in s.animals:

@@ -20,7 +20,6 @@ from companion.actions import (
 from companion.content.vocab import TYPE_OF_CATEGORY
 from companion.engine import EXPERT, _rep_bonus_kinds, _researchable, apply, pending_of, rep_walk_gains
 from companion.engine_automa import behaviour_row
-from companion.errors import RuleError
 from companion.state import Card, State
 
 # --------------------------------------------------------------------------- dice

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.actions import Academy, Expedition, Publish, Spend, StartGame, University
+from companion.actions import Academy, Expedition, Publish, Spend, StartGame
 from companion.engine import apply
 from companion.errors import RuleError
 from companion.players import ChanceSource, RandomPlayer, next_action

@@ -4,7 +4,7 @@ what the placement triggers (experts, reputation-track bonuses)."""
 
 import pytest
 
-from companion.actions import Publish, Spend, University
+from companion.actions import Publish, Spend
 from companion.engine import apply, refresh_effects
 from companion.errors import WrongColourError
 from companion.queries import die_options, preview_publication

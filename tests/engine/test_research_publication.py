@@ -1,6 +1,5 @@
 """Expedition + research, publication (DIGEST §4) and Sepultus Creatura (DIGEST §7)."""
 
-import pytest
 
 from companion.actions import (
     Academy, ChooseAnimal, Expedition, Publish, Research, SetCategories, Spend, TakeDie, Embassy,
@@ -132,7 +131,7 @@ def test_publication_needs_value_2_and_the_reference_colour():
     st, s, ref, *_ = _pub_setup()
     s.coins = 0
     hand(st, 0, ("blue", 1))
-    e = refused(st, Publish(0, ref), DieValueError, "spend 1 coin")
+    refused(st, Publish(0, ref), DieValueError, "spend 1 coin")
     refused(st, Publish(0, ref, Spend(colour="red")), WrongColourError)
     refused(st, Publish(0, 99), CardUnavailableError)
     assert publishable_types(st, 0, ref) == {}  # no coin, no token for +value... (tokens: colour only)

@@ -16,7 +16,7 @@ from companion.errors import (
 )
 from companion.engine_automa import BEHAVIOURS
 
-from .helpers import Table, bank_turns, give, hand, new_game, refused
+from .helpers import bank_turns, give, hand, new_game, refused
 
 
 # ---------------------------------------------------------------- round tokens
@@ -219,7 +219,6 @@ def test_place_die_experts(expert, action, gain):
     am = give(st, 0, "america")
     s.coins = 10
     hand(st, 0, ("red", 1))
-    base = {"embassy": 1, "bank": 5, "academy": 0}.get(action, 0)
     before = dict(coins=s.coins, vp=s.vp, rep=s.rep, tokens=s.tokens)
     a = {"university": University(0, next(n for n in st.expert_display if n), spend=Spend()),
          "embassy": Embassy(0), "bank": Bank(0),
@@ -236,7 +235,6 @@ def test_place_die_experts(expert, action, gain):
 
 def test_die_value_expert_counts_after_a_colour_change_and_expedition_bonus_expert():
     st, _ = new_game()
-    s = st.seats[0]
     _with_expert(st, 0, "Yaban Peker")  # yellow dice +1
     _with_expert(st, 0, "Girgis Al-Ghumari")  # Africa expeditions +2
     give(st, 0, "africa")
@@ -418,7 +416,6 @@ def test_an_automa_keeps_its_animals_at_the_end_of_the_game():
 
 def test_every_action_of_a_game_has_a_readable_log_line():
     from companion.engine import describe_action
-    from companion.simulate import play_game
     from companion.actions import actions_from_json
     import json as _json
     from pathlib import Path

@@ -3,17 +3,17 @@
 import pytest
 
 from companion.actions import (
-    Academy, Bank, ChooseAnimal, Embassy, Expedition, PlaceDice, RevealAnimal, RevealExpert,
+    Academy, Bank, ChooseAnimal, Embassy, PlaceDice, RevealAnimal, RevealExpert,
     RevealRoundToken, RollDice, SeatConfig, Spend, StartGame, TakeDie, University,
 )
 from companion.engine import apply
 from companion.errors import (
-    BadActionError, CardUnavailableError, ChanceError, DieValueError, ExpertSlotError, NoSuchDieError,
+    BadActionError, CardUnavailableError, ChanceError, ExpertSlotError, NoSuchDieError,
     NotEnoughError, NotYourTurnError, SetupError, WrongColourError,
 )
 from companion.state import State
 
-from .helpers import Table, bank_turns, give, hand, new_game, refused
+from .helpers import Table, bank_turns, hand, new_game, refused
 
 
 # ---------------------------------------------------------------- set-up

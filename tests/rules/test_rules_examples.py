@@ -5,7 +5,6 @@ Jeremie's final count (188) is a scoring-table example; it is covered from the s
 tests/scoring. Here the engine side of final scoring is covered in test_round_and_end.py.
 """
 
-import pytest
 
 from companion.actions import (
     Academy, AutomaAction, Bank, Embassy, Expedition, PlaceDice, Publish, Research, RollDice,

@@ -22,9 +22,9 @@ from typing import Callable
 from automa.decide import decide, dice_instructions, gift_instructions
 from companion import queries
 from companion.actions import (
-    Action, AutomaAction, ChooseAnimal, ChooseExpert, DrawAnimal, Expedition, Pass, PlaceDice,
-    Publish, Research, RevealAnimal, RevealExpert, RevealRoundToken, RollDie, SealAction,
-    SetCategories, Spend, TakeDie, University, UseExpert,
+    Action, AutomaAction, ChooseAnimal, ChooseExpert, DrawAnimal, Pass, PlaceDice,
+    Research, RevealAnimal, RevealExpert, RevealRoundToken, RollDie, SealAction,
+    SetCategories, Spend, TakeDie, UseExpert,
 )
 from companion.app.game.dice import DiceEntry
 from companion.app.game.texts import GameText

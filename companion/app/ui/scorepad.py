@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.app.ui.common import Screen, Stepper, heading, icon_button, note, section
+from companion.app.ui.common import Screen, Stepper, icon_button, note, section
 from companion.app.ui.score_view import score_view_controls
 from companion.app.vm_scorepad import HUMAN_COUNTS, AUTOMA_COUNTS, PadError, ScorePad
 from companion.content.board import default_board

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-from companion.content.vocab import COLOURS
 
 
 class FakeDie:
