@@ -6,7 +6,8 @@ For game g (seed S+g) every combination plays the SAME table: the same automa pr
 the same first player (alternating), the same chance stream seed, against ``ReferencePlayer``
 (``automa/reference.py``) seeded the same way — so the nine rows differ only by their cards.
 Prints, per combination, the automa's mean final score, its standard deviation, the reference
-player's mean, and the automa's win rate (a shared first place counts one half).
+player's mean and standard deviation, and the automa's win rate (a shared first place counts
+one half); then whether the table is monotone (see ``monotonicity``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,10 @@ class Row:
         return statistics.fmean(self.reference)
 
     @property
+    def ref_sd(self) -> float:
+        return statistics.stdev(self.reference) if len(self.reference) > 1 else 0.0
+
+    @property
     def win_rate(self) -> float:
         return self.wins / self.games
 
@@ -87,29 +92,32 @@ def stars(n: int) -> str:
 
 def table(rows: list[Row]) -> str:
     lines = [
-        "| Behavior | Scoring | automa mean | automa sd | reference mean | automa win rate |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
+        "| Behavior | Scoring | automa mean | automa sd | reference mean | reference sd | automa win rate |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         lines.append(f"| {stars(r.b_stars)} {r.behaviour} | {stars(r.s_stars)} {r.scoring} | {r.mean:.1f} | "
-                     f"{r.sd:.1f} | {r.ref_mean:.1f} | {100 * r.win_rate:.0f}% |")
+                     f"{r.sd:.1f} | {r.ref_mean:.1f} | {r.ref_sd:.1f} | {100 * r.win_rate:.0f}% |")
     return "\n".join(lines)
 
 
 def monotonicity(rows: list[Row]) -> list[str]:
-    """Where a harder card (more stars, the other card fixed) does NOT give a higher mean score."""
+    """Where a harder card (more stars, the other card fixed) does NOT give a higher mean score,
+    or gives a LOWER win rate (equal win rates pass: they saturate at 0% and 100%)."""
     by = {(r.b_stars, r.s_stars): r for r in rows}
     out = []
+    pairs = []
     for b in (1, 2, 3):
         for s in (1, 2):
-            lo, hi = by[(b, s)], by[(b, s + 1)]
-            if hi.mean <= lo.mean:
-                out.append(f"{stars(b)} behaviour: scoring {stars(s + 1)} ({hi.mean:.1f}) not above {stars(s)} ({lo.mean:.1f})")
+            pairs.append((f"{stars(b)} behaviour: scoring {stars(s + 1)}", f"{stars(s)}", by[(b, s)], by[(b, s + 1)]))
     for s in (1, 2, 3):
         for b in (1, 2):
-            lo, hi = by[(b, s)], by[(b + 1, s)]
-            if hi.mean <= lo.mean:
-                out.append(f"{stars(s)} scoring: behaviour {stars(b + 1)} ({hi.mean:.1f}) not above {stars(b)} ({lo.mean:.1f})")
+            pairs.append((f"{stars(s)} scoring: behaviour {stars(b + 1)}", f"{stars(b)}", by[(b, s)], by[(b + 1, s)]))
+    for what, easier, lo, hi in pairs:
+        if hi.mean <= lo.mean:
+            out.append(f"{what} ({hi.mean:.1f}) not above {easier} ({lo.mean:.1f})")
+        if hi.win_rate < lo.win_rate:
+            out.append(f"{what} wins {100 * hi.win_rate:.0f}%, less than {easier} ({100 * lo.win_rate:.0f}%)")
     return out
 
 
@@ -130,11 +138,12 @@ def main(argv=None) -> int:
     bad = monotonicity(rows)
     print()
     if bad:
-        print("Not monotone (mean automa score):")
+        print("Not monotone (mean automa score, or win rate):")
         for line in bad:
             print("  - " + line)
     else:
-        print("Monotone: every harder card (the other fixed) gives a higher mean automa score.")
+        print("Monotone: every harder card (the other fixed) gives a higher mean automa score "
+              "and a win rate at least as high.")
     return 0
 
 

@@ -6,6 +6,10 @@ Plays seeded games (1 automa + 1-3 random humans, and 3 automas + 1 human) and t
 ``automa.decide`` call on the real game states met along the way (its whole turn: die, row,
 card, reputation bonuses, wording, and the checked ``apply`` of its actions on a copy).
 Prints median / p95 / max per decision kind. Target: a turn < 1 ms.
+
+Then the reference player of the tournament (``automa.reference.ReferencePlayer``): CPU seconds
+per whole two-seat game against an automa (``--reference-games``, default 5; 0 skips it) and
+what that makes for ``python -m automa tournament --games 40`` (9 × 40 games).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--reference-games", type=int, default=5)
     args = ap.parse_args(argv)
     states = []
 
@@ -60,7 +65,28 @@ def main(argv=None) -> int:
     turns = sorted(by_kind.get("take_die", [0.0]))
     ok = turns[int(0.95 * (len(turns) - 1))] < 1e-3
     print(f"target: a turn < 1 ms (p95) — {'met' if ok else 'NOT met'}")
+    if args.reference_games > 0:
+        reference_figures(args.reference_games, args.seed)
     return 0
+
+
+def reference_figures(games: int, seed: int) -> None:
+    from companion.actions import SeatConfig
+    from automa.content import Priority, all_combinations
+    from automa.reference import ReferencePlayer
+
+    combos = list(all_combinations())
+    t0 = time.process_time()
+    turns = 0
+    for g in range(games):
+        b, s = combos[g % len(combos)]
+        pr = Priority.shuffled(random.Random((seed + g) * 7919 + 1))
+        seats = [SeatConfig("Reference"), SeatConfig("Automa", "automa", b.key, s.key, pr.order)]
+        res = play(seats, seed=seed + g, first_player=g % 2, human_factory=lambda rng, i: ReferencePlayer(rng))
+        turns += sum(1 for a in res.actions if type(a).__name__ == "TakeDie" and a.seat == 0)
+    per_game = (time.process_time() - t0) / games
+    print(f"reference player: {per_game:.2f} s CPU per whole game ({games} games, {turns / games:.0f} of its turns each, "
+          f"automa and engine included) → tournament --games 40 ≈ {per_game * 360 / 60:.1f} min on one core")
 
 
 if __name__ == "__main__":

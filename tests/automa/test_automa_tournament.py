@@ -52,7 +52,11 @@ def test_tournament_rows_and_monotonicity_check():
     assert text.count("\n") == 10 and "★★★ Louis Jean-Marie Daubenton | ★★★ L'Astrolabe" in text
     # the check reports a row that is not above the easier one
     rows[1].automa = [rows[0].mean - 1]
-    assert any("scoring ★★" in line for line in monotonicity(rows))
+    assert any("scoring ★★" in line and "not above" in line for line in monotonicity(rows))
+    # and a harder card that wins less often
+    rows[1].automa = [rows[0].mean + 1]
+    rows[0].wins, rows[1].wins = 1.0, 0.0
+    assert any("scoring ★★ wins 0%, less than ★ (100%)" in line for line in monotonicity(rows))
 
 
 def test_tournament_cli_rejects_bad_games(capsys):
