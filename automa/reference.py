@@ -50,7 +50,7 @@ from dataclasses import replace
 
 from companion.actions import (
     Action, ChooseAnimal, ChooseExpert, Pass, PlaceDice, Research, RollDie, SealAction,
-    SetCategories, Spend, TakeDie,
+    SetCategories, TakeDie,
 )
 from companion.content.vocab import CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY
 from companion.engine import EXPERT, apply, pending_of

@@ -1,7 +1,5 @@
 """The reference player and the tournament (tiny runs: the real table is in README.md)."""
 
-import random
-
 import pytest
 
 from companion.actions import SeatConfig
