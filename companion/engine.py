@@ -297,23 +297,31 @@ def _immediate(st: State, si: int) -> bool:
     return st.turn_seat is None or st.turn_seat == si
 
 
-def _gain_rep(st: State, si: int, n: int, after: list) -> None:
-    if n <= 0:
-        return
-    s = st.seats[si]
-    board = st.board
+def track_walk(board: Board, pos: int, n: int) -> tuple[int, list]:
+    """Move ``n`` spaces along the reputation track from ``pos`` (wrapping to 0 past the end):
+    ``(final position, [(space, bonus), ...])`` for every bonus space reached or passed."""
     length = board.reputation_track_length
     bonuses = board.reputation_bonuses
-    pos = s.rep
+    hits = []
     for _ in range(n):
         pos += 1
         if pos >= length:
             pos = 0
         b = bonuses.get(pos)
         if b:
-            s.rep = pos
-            _bonus(st, si, b, after)
-    s.rep = pos
+            hits.append((pos, b))
+    return pos, hits
+
+
+def _gain_rep(st: State, si: int, n: int, after: list) -> None:
+    if n <= 0:
+        return
+    s = st.seats[si]
+    end, hits = track_walk(st.board, s.rep, n)
+    for pos, b in hits:
+        s.rep = pos
+        _bonus(st, si, b, after)
+    s.rep = end
 
 
 def _bonus(st: State, si: int, b, after: list) -> None:
@@ -353,21 +361,14 @@ def rep_walk_gains(board: Board, pos: int, n: int) -> tuple[int, int, int]:
     """(coins, tokens, seals) the reputation-track bonuses give moving ``n`` spaces from ``pos``
     (as ``_gain_rep`` walks the track)."""
     coins = tokens = seals = 0
-    length = board.reputation_track_length
-    bonuses = board.reputation_bonuses
-    for _ in range(n):
-        pos += 1
-        if pos >= length:
-            pos = 0
-        b = bonuses.get(pos)
-        if b:
-            coins += b.get("coins", 0)
-            tokens += b.get("tokens", 0)
-            seals += b.get("seals", 0)
-            r = b.get("reputation", 0)
-            if r:
-                c2, t2, s2 = rep_walk_gains(board, pos, r)
-                coins, tokens, seals = coins + c2, tokens + t2, seals + s2
+    for at, b in track_walk(board, pos, n)[1]:
+        coins += b.get("coins", 0)
+        tokens += b.get("tokens", 0)
+        seals += b.get("seals", 0)
+        r = b.get("reputation", 0)
+        if r:
+            c2, t2, s2 = rep_walk_gains(board, at, r)
+            coins, tokens, seals = coins + c2, tokens + t2, seals + s2
     return coins, tokens, seals
 
 
