@@ -62,15 +62,17 @@ class ModelConfig:
     peak_threshold: float = 0.2          # heatmap peaks below this are not candidates
     peak_window: int = 3                 # local-maximum window (cells) on the heatmap
     max_candidates: int = 60             # at most this many peaks go to the classifier
-    min_det_score: float = 0.3           # final det_score below this: not a die, dropped
+    min_det_score: float = 0.55          # final det_score below this: not a die, dropped (v4: 0.3 -> 0.55)
     nms_iou: float = 0.45                # overlapping candidates above this IoU: keep the best
-    contained_frac: float = 0.6          # a candidate this much inside a better one is a side face, dropped
+    contained_frac: float = 0.75         # a candidate this much inside a better one is a side face, dropped
     edge_min_aspect: float = 0.5         # a box cut by the image border with short/long side below
                                          # this shows less than half a die: not reported
     crop_context: float = 1.3            # crop side = crop_context x max(box w, box h)
     min_box_px: float = 4.0              # boxes smaller than this (original px) are dropped
     lab_core: float = 0.45               # body colour: central share of the crop that is sampled
     classifier_batch: int = 64           # crops per classifier call
+    classifier_tta: int = 2              # each crop is classified at this many 90-degree turns (1..4)
+                                         # in the same call and the probabilities averaged
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -79,6 +81,8 @@ class ModelConfig:
             raise ValueError("crop_context must be >= 1 and peak_window an odd number >= 1")
         if self.max_candidates < 1 or self.classifier_batch < 1:
             raise ValueError("max_candidates and classifier_batch must be >= 1")
+        if self.classifier_tta not in (1, 2, 3, 4):
+            raise ValueError(f"classifier_tta must be 1, 2, 3 or 4, not {self.classifier_tta!r}")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -316,11 +320,16 @@ class DiceModel:
             raise RuntimeError("this DiceModel has no classifier")
         crops = np.stack([crop_for_classifier(image, b, self.crop_size, cfg.crop_context) for b in boxes])
         vals, cols, dies = [], [], []
+        t = cfg.classifier_tta
         for i in range(0, len(crops), cfg.classifier_batch):
-            out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(crops[i:i + cfg.classifier_batch])})
-            vals.append(out["value_probs"])
-            cols.append(out["colour_probs"])
-            dies.append(np.asarray(out["die_prob"]).reshape(-1))
+            chunk = crops[i:i + cfg.classifier_batch]
+            n = len(chunk)
+            # the chunk at t turns, stacked: rows [k*n:(k+1)*n] are the chunk turned k x 90 degrees
+            feed = np.concatenate([np.rot90(chunk, k, axes=(1, 2)) for k in range(t)]) if t > 1 else chunk
+            out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(feed)})
+            vals.append(np.asarray(out["value_probs"], np.float32).reshape(t, n, -1).mean(axis=0))
+            cols.append(np.asarray(out["colour_probs"], np.float32).reshape(t, n, -1).mean(axis=0))
+            dies.append(np.asarray(out["die_prob"], np.float32).reshape(t, n).mean(axis=0))
         return np.concatenate(vals), np.concatenate(cols), np.concatenate(dies), crops
 
     def read(self, image_bgr: np.ndarray) -> list[RawDie]:

@@ -1,4 +1,6 @@
 """vision.model pre/post-processing with fake runtimes (no model files, no torch)."""
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -135,9 +137,49 @@ def test_classifier_batches_follow_the_config():
     boxes = [(20 + 40 * i, 20 + 30 * (i % 3), 24, 24) for i in range(9)]
     cls = FakeClassifier()
     from dataclasses import replace
-    model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4))
+    model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4, classifier_tta=1))
     assert len(model.read(img)) == 9
     assert cls.batches == [4, 4, 1]
+    # with test-time turns, each call carries the chunk at every turn
+    cls = FakeClassifier()
+    model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4, classifier_tta=4))
+    assert len(model.read(img)) == 9
+    assert cls.batches == [16, 16, 4]
+
+
+class TurnSensitiveClassifier(FakeClassifier):
+    """Value 1 when the crop's top-left quarter is brighter than its bottom-right, else 2."""
+
+    def run(self, feeds):
+        x = feeds["crops"]
+        n, s = x.shape[0], x.shape[2]
+        self.batches.append(n)
+        tl = x[:, :, : s // 2, : s // 2].mean(axis=(1, 2, 3))
+        br = x[:, :, s // 2:, s // 2:].mean(axis=(1, 2, 3))
+        v = np.zeros((n, 6), np.float32)
+        v[np.arange(n), np.where(tl > br + 0.1, 0, 1)] = 1.0
+        c = np.zeros((n, 6), np.float32)
+        c[:, 0] = 1.0
+        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), 0.9, np.float32)}
+
+
+@pytest.mark.parametrize("tta, p_one", [(1, 1.0), (2, 0.5), (4, 0.25)])
+def test_classifier_turns_are_averaged_per_die(tta, p_one):
+    img = np.zeros((480, 640, 3), np.uint8)
+    marked, plain = (100, 100, 100, 100), (400, 200, 100, 100)
+    # a bright patch in the top-left of the first die's crop only
+    img[80:130, 80:130] = 255
+    model = DiceModel(FakeDetector([marked, plain]), TurnSensitiveClassifier(),
+                      replace(ModelConfig(), classifier_tta=tta))
+    vals, _, dies, _ = model.classify(img, [marked, plain])
+    assert vals[0][:2] == pytest.approx([p_one, 1 - p_one])
+    assert vals[1][:2] == pytest.approx([0.0, 1.0])
+    assert dies == pytest.approx([0.9, 0.9])
+
+
+def test_classifier_tta_must_be_one_to_four():
+    with pytest.raises(ValueError, match="classifier_tta"):
+        ModelConfig(classifier_tta=5)
 
 
 def test_mismatched_models_raise_clear_errors():

@@ -61,3 +61,19 @@ def test_shipped_model_reads_the_samples_right(model, path):
 def test_empty_table_reads_nothing(model):
     # a plain grey image and a wood-like gradient: no dice
     assert model.read(np.full((480, 640, 3), 128, np.uint8)) == []
+
+
+def test_hard_crops_label_the_shipped_models_candidates(tmp_path):
+    from vision.train.hard import build_hard_crops
+    a = build_hard_crops(tmp_path / "hard.npz", seed=2002, count=2, log=lambda s: None)
+    n = len(a["crops"])
+    assert n > 0 and a["crops"].shape == (n, 64, 64, 3) and a["crops"].dtype == np.uint8
+    assert all(len(a[k]) == n for k in ("value", "colour", "die", "hard"))
+    dice = a["die"] == 1
+    # die crops carry a value 0..5 and colour 0..5; not-a-die crops carry neither
+    assert ((a["value"][dice] >= 0) & (a["value"][dice] <= 5)).all() and (a["colour"][dice] >= 0).all()
+    assert (a["value"][~dice] == -1).all() and (a["colour"][~dice] == -1).all()
+    only = build_hard_crops(tmp_path / "only.npz", seed=2002, count=2, hard_only=True, log=lambda s: None)
+    assert len(only["crops"]) == int(a["hard"].sum()) and only["hard"].all()
+    with pytest.raises(ValueError, match="count"):
+        build_hard_crops(tmp_path / "x.npz", seed=2002, count=0)

@@ -1,6 +1,6 @@
-"""python -m vision.train {cache,detector,classifier,real-crops,export,all} ...
+"""python -m vision.train {cache,detector,classifier,real-crops,hard-crops,export} ...
 
-The recipe of the shipped model is ``python -m vision.train all`` (see models/README.md).
+The recipe of the shipped model (the exact command sequence) is in models/README.md.
 """
 from __future__ import annotations
 
@@ -55,6 +55,11 @@ def cmd_real_crops(a):
     build_real_crops(a.out, a.split, model_dir=a.model_dir, seed=a.seed, log=log)
 
 
+def cmd_hard_crops(a):
+    from .hard import build_hard_crops
+    build_hard_crops(a.out, a.seed, a.count, model_dir=a.model_dir, hard_only=a.hard_only, log=log)
+
+
 def cmd_export(a):
     from .export import export_classifier, export_detector
     from .nets import Classifier, Detector
@@ -98,6 +103,13 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(fn=cmd_real_crops)
+    p = sub.add_parser("hard-crops", help="classifier crops where a model's detector puts its boxes, hard ones flagged")
+    p.add_argument("--model-dir", type=Path, default=None)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--hard-only", action="store_true", help="keep only misread, low-scored, missed or false-detection crops")
+    p.add_argument("--out", type=Path, required=True)
+    p.set_defaults(fn=cmd_hard_crops)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
