@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,14 @@ def test_calibration_fixes_a_cast_that_breaks_the_uncalibrated_decision(cast) ->
 
     calibrated = DiceReader(FakeDiceModel(), calibration=calibrate_under(cast)).read(lit)
     assert [(d.colour, d.value) for d in calibrated.dice] == want
-    assert not any(d.unsure for d in calibrated.dice)
+    # The fake model's confidence tops out at 0.96 and a strong cast leaves the calibrated
+    # colour vote at 0.92-0.96: sure at the 0.90 bar this test was written for. The shipped
+    # default bar (0.95, chosen for the real model) may flag some of them, which is the
+    # cautious side; the point here is that calibration makes them confident, not wrong.
+    assert all(d.confidence >= 0.90 for d in calibrated.dice)
+    relaxed = replace(DEFAULT_READER, unsure_below=0.90)
+    again = DiceReader(FakeDiceModel(), config=relaxed, calibration=calibrate_under(cast)).read(lit)
+    assert [(d.colour, d.value) for d in again.dice] == want and not any(d.unsure for d in again.dice)
 
 
 def test_calibration_does_not_hurt_under_neutral_light() -> None:
