@@ -286,7 +286,27 @@ def onnxruntime_available() -> bool:
     return importlib.util.find_spec("onnxruntime") is not None
 
 
-class OnnxRuntime:
+class _NamedIO:
+    """The ``Runtime`` members both back-ends answer from their ``_inputs``/``_shapes``/``_outputs``."""
+
+    _inputs: list[str]
+    _shapes: list[Shape]
+    _outputs: list[str]
+
+    @property
+    def input_names(self) -> list[str]:
+        return list(self._inputs)
+
+    @property
+    def input_shapes(self) -> list[Shape]:
+        return list(self._shapes)
+
+    @property
+    def output_names(self) -> list[str]:
+        return list(self._outputs)
+
+
+class OnnxRuntime(_NamedIO):
     """onnxruntime on the CPU.  ``threads`` = intra-op threads (default 1: one core per read)."""
 
     backend = "onnxruntime"
@@ -320,18 +340,6 @@ class OnnxRuntime:
         self.signature = signature
         self._dtypes = _dtypes_for(signature, self._inputs)
 
-    @property
-    def input_names(self) -> list[str]:
-        return list(self._inputs)
-
-    @property
-    def input_shapes(self) -> list[Shape]:
-        return list(self._shapes)
-
-    @property
-    def output_names(self) -> list[str]:
-        return list(self._outputs)
-
     def run(self, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         feed = _check_inputs(inputs, self._inputs, self._shapes, str(self.path), self._dtypes)
         outs = self._session.run(self._outputs, feed)
@@ -346,7 +354,7 @@ class OnnxRuntime:
 # --------------------------------------------------------------------------------------------
 
 
-class OpenCVRuntime:
+class OpenCVRuntime(_NamedIO):
     """OpenCV's ``cv2.dnn`` reading the same ONNX file.
 
     Names and shapes come from the ONNX file (:func:`read_onnx_signature`), since ``cv2.dnn``
@@ -377,18 +385,6 @@ class OpenCVRuntime:
         self._outputs = [t.name for t in self.signature.outputs]
         self._dtypes = _dtypes_for(self.signature, self._inputs)
         self._split_batch = False  # set after a batched forward failed once
-
-    @property
-    def input_names(self) -> list[str]:
-        return list(self._inputs)
-
-    @property
-    def input_shapes(self) -> list[Shape]:
-        return list(self._shapes)
-
-    @property
-    def output_names(self) -> list[str]:
-        return list(self._outputs)
 
     def _forward(self, feed: dict[str, np.ndarray]) -> list[np.ndarray]:
         for name, arr in feed.items():
