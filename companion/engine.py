@@ -460,6 +460,18 @@ def _place_die(st: State) -> None:
     st.hand = None
 
 
+def _commit_placement(st: State, si: int, s: Seat, spend, tokens: int, location: str) -> list:
+    """After every check of an action at ``location``: close the action task, pay the spends,
+    put the die on the central board and apply the face-up experts' gains for placing it
+    there. Returns the list of follow-ups (card choices) to push once the action is done."""
+    st.tasks.pop()
+    _pay(st, s, spend, tokens)
+    _place_die(st)
+    after: list = []
+    _place_gains(st, si, s, location, after)
+    return after
+
+
 def _place_gains(st: State, si: int, s: Seat, location: str, after: list) -> None:
     g = s.fx.place.get(location)
     if g:
@@ -891,11 +903,7 @@ def _start_action(st: State, a, check: bool, what: str) -> Seat:
 def _h_embassy(st: State, a: Embassy, check: bool) -> None:
     s = _start_action(st, a, check, "the Embassy")
     colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Embassy")
-    st.tasks.pop()
-    _pay(st, s, a.spend, tokens)
-    _place_die(st)
-    after: list = []
-    _place_gains(st, a.seat, s, "embassy", after)
+    after = _commit_placement(st, a.seat, s, a.spend, tokens, "embassy")
     s.tokens += st.board.embassy_tokens(value)
     _push(st, after)
 
@@ -903,11 +911,7 @@ def _h_embassy(st: State, a: Embassy, check: bool) -> None:
 def _h_bank(st: State, a: Bank, check: bool) -> None:
     s = _start_action(st, a, check, "the Bank")
     colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Bank")
-    st.tasks.pop()
-    _pay(st, s, a.spend, tokens)
-    _place_die(st)
-    after: list = []
-    _place_gains(st, a.seat, s, "bank", after)
+    after = _commit_placement(st, a.seat, s, a.spend, tokens, "bank")
     s.coins += st.board.bank_coins
     if not st.bank_claimed:
         st.bank_claimed = True
@@ -925,11 +929,7 @@ def _h_university(st: State, a: University, check: bool) -> None:
             raise CardUnavailableError(f"{name} is not in the expert display")
     colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the University")
     slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
-    st.tasks.pop()
-    _pay(st, s, a.spend, tokens)
-    _place_die(st)
-    after: list = []
-    _place_gains(st, a.seat, s, "university", after)
+    after = _commit_placement(st, a.seat, s, a.spend, tokens, "university")
     d = st.expert_display
     d[d.index(a.name)] = None
     if st.board.colour_of_continent[EXPERT[a.name].continent] == colour:
@@ -959,11 +959,7 @@ def _h_academy(st: State, a: Academy, check: bool) -> None:
             if colour != need:
                 raise WrongColourError(
                     f"the Academy needs a {need} die for {card.label()}: spend 1 expedition token to change colour")
-    st.tasks.pop()
-    _pay(st, s, a.spend, tokens)
-    _place_die(st)
-    after: list = []
-    _place_gains(st, a.seat, s, "academy", after)
+    after = _commit_placement(st, a.seat, s, a.spend, tokens, "academy")
     d = st.animal_display
     d[d.index(a.card)] = None
     s.animals.append(a.card)
@@ -1165,11 +1161,7 @@ def _h_publish(st: State, a: Publish, check: bool) -> None:
             if not c.sepultus and c.continent != refc:
                 raise PublicationError(f"{c.label()} is from {_cap(c.continent)}: only animals of {_cap(refc)} can be kept with this publication")
             ks.add(cid)
-    st.tasks.pop()
-    _pay(st, s, a.spend, tokens)
-    _place_die(st)
-    after: list = []
-    _place_gains(st, a.seat, s, "publication", after)
+    after = _commit_placement(st, a.seat, s, a.spend, tokens, "publication")
     vp = 0
     for cat, k in counts.items():
         vp += k * b.publication_vp[pub_cats[cat]]
