@@ -71,8 +71,10 @@ class ModelConfig:
     min_box_px: float = 4.0              # boxes smaller than this (original px) are dropped
     lab_core: float = 0.45               # body colour: central share of the crop that is sampled
     classifier_batch: int = 64           # crops per classifier call
-    classifier_tta: int = 2              # each crop is classified at this many 90-degree turns (1..4)
-                                         # in the same call and the probabilities averaged
+    classifier_tta: int = 2              # each crop is classified in this many views (1..4) in the
+                                         # same call and the probabilities averaged
+    classifier_views: str = "turn"       # "turn": view k is the crop turned k x 90 degrees;
+                                         # "mirror": view 1 is the crop mirrored left-right (tta <= 2)
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -83,6 +85,10 @@ class ModelConfig:
             raise ValueError("max_candidates and classifier_batch must be >= 1")
         if self.classifier_tta not in (1, 2, 3, 4):
             raise ValueError(f"classifier_tta must be 1, 2, 3 or 4, not {self.classifier_tta!r}")
+        if self.classifier_views not in ("turn", "mirror"):
+            raise ValueError(f"classifier_views must be 'turn' or 'mirror', not {self.classifier_views!r}")
+        if self.classifier_views == "mirror" and self.classifier_tta > 2:
+            raise ValueError("classifier_views 'mirror' has two views: classifier_tta must be 1 or 2")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -139,6 +145,13 @@ def to_tensor(images: np.ndarray) -> np.ndarray:
     """uint8 HxWx3 or NxHxWx3 BGR -> float32 NCHW in 0..1."""
     a = images[None] if images.ndim == 3 else images
     return np.ascontiguousarray(a.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
+
+
+def _views(crops: np.ndarray, t: int, kind: str) -> list[np.ndarray]:
+    """The ``t`` views of a stack of crops [N,S,S,3] that the classifier averages over."""
+    if kind == "mirror":
+        return [crops, crops[:, :, ::-1]][:t]
+    return [np.rot90(crops, k, axes=(1, 2)) for k in range(t)]
 
 
 def crop_for_classifier(image: np.ndarray, box: Sequence[float], size: int, context: float = 1.3) -> np.ndarray:
@@ -324,8 +337,8 @@ class DiceModel:
         for i in range(0, len(crops), cfg.classifier_batch):
             chunk = crops[i:i + cfg.classifier_batch]
             n = len(chunk)
-            # the chunk at t turns, stacked: rows [k*n:(k+1)*n] are the chunk turned k x 90 degrees
-            feed = np.concatenate([np.rot90(chunk, k, axes=(1, 2)) for k in range(t)]) if t > 1 else chunk
+            # the chunk's t views, stacked: rows [k*n:(k+1)*n] are view k
+            feed = np.concatenate(_views(chunk, t, cfg.classifier_views)) if t > 1 else chunk
             out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(feed)})
             vals.append(np.asarray(out["value_probs"], np.float32).reshape(t, n, -1).mean(axis=0))
             cols.append(np.asarray(out["colour_probs"], np.float32).reshape(t, n, -1).mean(axis=0))

@@ -177,9 +177,47 @@ def test_classifier_turns_are_averaged_per_die(tta, p_one):
     assert dies == pytest.approx([0.9, 0.9])
 
 
+class MirrorSensitiveClassifier(FakeClassifier):
+    """Value 1 when the crop's left half is brighter than its right half, else 2; value 3 when
+    its top half is brighter than its bottom half (checked first)."""
+
+    def run(self, feeds):
+        x = feeds["crops"]
+        n, s = x.shape[0], x.shape[2]
+        self.batches.append(n)
+        left, right = x[:, :, :, : s // 2].mean(axis=(1, 2, 3)), x[:, :, :, s // 2:].mean(axis=(1, 2, 3))
+        top, bottom = x[:, :, : s // 2].mean(axis=(1, 2, 3)), x[:, :, s // 2:].mean(axis=(1, 2, 3))
+        idx = np.where(top > bottom + 0.1, 2, np.where(left > right + 0.1, 0, 1))
+        v = np.zeros((n, 6), np.float32)
+        v[np.arange(n), idx] = 1.0
+        c = np.zeros((n, 6), np.float32)
+        c[:, 0] = 1.0
+        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), 0.9, np.float32)}
+
+
+def test_classifier_mirror_views_keep_the_image_up():
+    img = np.zeros((480, 640, 3), np.uint8)
+    left_lit, top_lit = (100, 100, 100, 100), (400, 200, 100, 100)
+    img[60:240, 80:150] = 255     # left part of the first die's crop, full height
+    img[180:250, 380:490] = 255   # top part of the second die's crop
+    cls = MirrorSensitiveClassifier()
+    model = DiceModel(FakeDetector([left_lit, top_lit]), cls,
+                      replace(ModelConfig(), classifier_tta=2, classifier_views="mirror"))
+    vals, _, _, _ = model.classify(img, [left_lit, top_lit])
+    # mirrored left-right: the lit side swaps, so the two views disagree and average to 1/2
+    assert vals[0][:3] == pytest.approx([0.5, 0.5, 0.0])
+    # the top stays the top in both views (a quarter turn would have moved it)
+    assert vals[1][:3] == pytest.approx([0.0, 0.0, 1.0])
+    assert cls.batches == [4]
+
+
 def test_classifier_tta_must_be_one_to_four():
     with pytest.raises(ValueError, match="classifier_tta"):
         ModelConfig(classifier_tta=5)
+    with pytest.raises(ValueError, match="classifier_views"):
+        ModelConfig(classifier_views="flip")
+    with pytest.raises(ValueError, match="mirror"):
+        ModelConfig(classifier_views="mirror", classifier_tta=3)
 
 
 def test_mismatched_models_raise_clear_errors():

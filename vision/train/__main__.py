@@ -32,7 +32,7 @@ def cmd_cache(a):
 
 def cmd_detector(a):
     from .train import train_detector
-    train_detector(a.cache, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log)
+    train_detector(a.cache, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, mirror=a.mirror)
 
 
 def cmd_classifier(a):
@@ -47,7 +47,7 @@ def cmd_classifier(a):
         d = np.load(r)
         for _ in range(a.real_repeat):
             sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
-    train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log)
+    train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, upright=a.upright)
 
 
 def cmd_real_crops(a):
@@ -57,7 +57,7 @@ def cmd_real_crops(a):
 
 def cmd_hard_crops(a):
     from .hard import build_hard_crops
-    build_hard_crops(a.out, a.seed, a.count, model_dir=a.model_dir, hard_only=a.hard_only, log=log)
+    build_hard_crops(a.out, a.seed, a.count, model_dir=a.model_dir, hard_only=a.hard_only, views=a.views, log=log)
 
 
 def cmd_export(a):
@@ -93,9 +93,13 @@ def main(argv=None):
         p.add_argument("--lr", type=float, default=3e-3)
         p.add_argument("--init", type=Path, default=None)
         p.add_argument("--out", type=Path, required=True)
+        if name == "detector":
+            p.add_argument("--mirror", action="store_true", help="mirror half of each batch left-right (v5)")
         if name == "classifier":
             p.add_argument("--real", type=Path, nargs="*", help="real-photo crop files (.npz) to add")
             p.add_argument("--real-repeat", type=int, default=1)
+            p.add_argument("--upright", action="store_true",
+                           help="no 90-degree turns in the augmentation (keeps the image's up: v5)")
         p.set_defaults(fn=fn)
     p = sub.add_parser("real-crops", help="classifier crops from the real photos' train split")
     p.add_argument("--split", default="train")
@@ -107,6 +111,8 @@ def main(argv=None):
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--count", type=int, required=True)
+    p.add_argument("--views", choices=("turn", "mirror"), default=None,
+                   help="classifier views of the mining model (default: ModelConfig's)")
     p.add_argument("--hard-only", action="store_true", help="keep only misread, low-scored, missed or false-detection crops")
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(fn=cmd_hard_crops)

@@ -144,6 +144,22 @@ def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers:
     (out / "DONE").write_text(f"seed={seed} count={count} sizes={sizes} options={base} negatives_from={negatives_from}\n")
 
 
+def mirror_half(imgs, boxes, rng):
+    """Mirror a random half of a batch left-right (images [N,H,W,3], boxes x,y,w,h in pixels).
+    The canvas is letterboxed at its top-left, so a mirrored image keeps its content where it
+    was drawn only up to the padding: the padding moves to the left, which the detector then
+    also sees."""
+    imgs = imgs.copy()
+    boxes = list(boxes)
+    W = imgs.shape[2]
+    for k in np.flatnonzero(rng.random(len(imgs)) < 0.5):
+        imgs[k] = imgs[k, :, ::-1]
+        b = np.array(boxes[k], np.float32).reshape(-1, 4).copy()
+        b[:, 0] = W - b[:, 0] - b[:, 2]
+        boxes[k] = b
+    return imgs, boxes
+
+
 def load_cache(d: Path):
     d = Path(d)
     if not (d / "DONE").exists():

@@ -30,11 +30,13 @@ from .evaluate import load_model
 
 def build_hard_crops(out: Path, seed: int, count: int, model_dir=None, sizes: str = "webcam",
                      hard_only: bool = False, hard_below: float = 0.55, negative_hard_above: float = 0.3,
-                     log=print) -> dict:
+                     views: str | None = None, log=print) -> dict:
     if count < 1:
         raise ValueError(f"count must be >= 1, not {count}")
     cv2.setNumThreads(1)
     cfg = replace(ModelConfig(), min_det_score=0.0)
+    if views is not None:
+        cfg = replace(cfg, classifier_views=views)
     model = load_model(model_dir, cfg)
     size = model.crop_size
     crops, val, col, die, hard = [], [], [], [], []

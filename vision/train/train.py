@@ -9,7 +9,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .data import DET_SIZE, load_cache
+from .data import DET_SIZE, load_cache, mirror_half
 from .nets import WH_SCALE, Classifier, Detector, focal_loss
 
 STRIDE = 4
@@ -57,7 +57,8 @@ def _augment_colour(x, gen):
     return (x * gain + torch.empty(n, 1, 1, 1).uniform_(-0.05, 0.05, generator=gen)).clamp(0, 1)
 
 
-def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: Path | None = None, log=print):
+def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: Path | None = None, log=print,
+                   mirror=False):
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     data = [load_cache(c) for c in caches]
@@ -80,6 +81,8 @@ def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: P
             sel = [index[j] for j in perm[bi * batch:(bi + 1) * batch]]
             imgs = np.stack([data[d]["det_images"][i] for d, i in sel])
             boxes = [data[d]["det_boxes"][i] for d, i in sel]
+            if mirror:
+                imgs, boxes = mirror_half(imgs, boxes, rng)
             x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255
             x = _augment_colour(x, gen)
             hm_t, ind, wh_t, off_t, mask = _det_targets(boxes, gh, gw)
@@ -103,16 +106,21 @@ def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: P
     return model
 
 
-def _augment_crops(x, gen):
+def _augment_crops(x, gen, upright=False):
+    """Colour gains, then mirror left-right half the time. Without ``upright`` also a random
+    number of 90-degree turns; ``upright`` keeps the image's up, the cue that tells the top face
+    (it lies above the side faces whenever the camera looks at the table obliquely)."""
     x = _augment_colour(x, gen)
-    k = int(torch.randint(0, 4, (1,), generator=gen))
-    x = torch.rot90(x, k, (2, 3))
+    if not upright:
+        k = int(torch.randint(0, 4, (1,), generator=gen))
+        x = torch.rot90(x, k, (2, 3))
     if torch.rand(1, generator=gen) < 0.5:
         x = torch.flip(x, (3,))
     return x
 
 
-def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: Path | None = None, log=print):
+def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: Path | None = None, log=print,
+                     upright=False):
     """``sets``: list of dicts with crops (uint8 NxSxSx3), value, colour, die arrays."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -135,7 +143,7 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
         for bi in range(nb):
             idx = np.sort(perm[bi * batch:(bi + 1) * batch])
             x = torch.from_numpy(crops[idx]).permute(0, 3, 1, 2).float() / 255
-            x = _augment_crops(x, gen)
+            x = _augment_crops(x, gen, upright)
             v_t, c_t, d_t = value[idx], colour[idx], die[idx]
             v, c, d = model.forward_raw(x)
             loss = F.binary_cross_entropy_with_logits(d[:, 0], d_t)
