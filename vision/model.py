@@ -73,8 +73,8 @@ class ModelConfig:
     classifier_batch: int = 64           # crops per classifier call
     classifier_tta: int = 2              # each crop is classified in this many views (1..4) in the
                                          # same call and the probabilities averaged
-    classifier_views: str = "turn"       # "turn": view k is the crop turned k x 90 degrees;
-                                         # "mirror": view 1 is the crop mirrored left-right (tta <= 2)
+    classifier_views: str = "mirror"     # "mirror" (v5): view 1 is the crop mirrored left-right (tta <= 2);
+                                         # "turn" (v4): view k is the crop turned k x 90 degrees
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:

@@ -142,7 +142,8 @@ def test_classifier_batches_follow_the_config():
     assert cls.batches == [4, 4, 1]
     # with test-time turns, each call carries the chunk at every turn
     cls = FakeClassifier()
-    model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4, classifier_tta=4))
+    model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4, classifier_tta=4,
+                                                                  classifier_views="turn"))
     assert len(model.read(img)) == 9
     assert cls.batches == [16, 16, 4]
 
@@ -170,7 +171,7 @@ def test_classifier_turns_are_averaged_per_die(tta, p_one):
     # a bright patch in the top-left of the first die's crop only
     img[80:130, 80:130] = 255
     model = DiceModel(FakeDetector([marked, plain]), TurnSensitiveClassifier(),
-                      replace(ModelConfig(), classifier_tta=tta))
+                      replace(ModelConfig(), classifier_tta=tta, classifier_views="turn"))
     vals, _, dies, _ = model.classify(img, [marked, plain])
     assert vals[0][:2] == pytest.approx([p_one, 1 - p_one])
     assert vals[1][:2] == pytest.approx([0.0, 1.0])
