@@ -148,6 +148,16 @@ def test_classifier_batches_follow_the_config():
     assert cls.batches == [16, 16, 4]
 
 
+def _reads(value_index):
+    """Classifier outputs: value ``value_index + 1`` for each crop, colour 0, die 0.9."""
+    n = len(value_index)
+    v = np.zeros((n, 6), np.float32)
+    v[np.arange(n), value_index] = 1.0
+    c = np.zeros((n, 6), np.float32)
+    c[:, 0] = 1.0
+    return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), 0.9, np.float32)}
+
+
 class TurnSensitiveClassifier(FakeClassifier):
     """Value 1 when the crop's top-left quarter is brighter than its bottom-right, else 2."""
 
@@ -157,11 +167,7 @@ class TurnSensitiveClassifier(FakeClassifier):
         self.batches.append(n)
         tl = x[:, :, : s // 2, : s // 2].mean(axis=(1, 2, 3))
         br = x[:, :, s // 2:, s // 2:].mean(axis=(1, 2, 3))
-        v = np.zeros((n, 6), np.float32)
-        v[np.arange(n), np.where(tl > br + 0.1, 0, 1)] = 1.0
-        c = np.zeros((n, 6), np.float32)
-        c[:, 0] = 1.0
-        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), 0.9, np.float32)}
+        return _reads(np.where(tl > br + 0.1, 0, 1))
 
 
 @pytest.mark.parametrize("tta, p_one", [(1, 1.0), (2, 0.5), (4, 0.25)])
@@ -189,11 +195,7 @@ class MirrorSensitiveClassifier(FakeClassifier):
         left, right = x[:, :, :, : s // 2].mean(axis=(1, 2, 3)), x[:, :, :, s // 2:].mean(axis=(1, 2, 3))
         top, bottom = x[:, :, : s // 2].mean(axis=(1, 2, 3)), x[:, :, s // 2:].mean(axis=(1, 2, 3))
         idx = np.where(top > bottom + 0.1, 2, np.where(left > right + 0.1, 0, 1))
-        v = np.zeros((n, 6), np.float32)
-        v[np.arange(n), idx] = 1.0
-        c = np.zeros((n, 6), np.float32)
-        c[:, 0] = 1.0
-        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), 0.9, np.float32)}
+        return _reads(idx)
 
 
 def test_classifier_mirror_views_keep_the_image_up():
