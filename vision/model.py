@@ -52,6 +52,9 @@ class RawDie:
         return COLOUR_CLASSES[int(np.argmax(self.colour_probs))]
 
 
+CLASSIFIER_VIEWS = ("mirror", "turn")  # the kinds of test-time views ModelConfig.classifier_views names
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     """Every threshold and size of the model's pre/post-processing."""
@@ -85,8 +88,8 @@ class ModelConfig:
             raise ValueError("max_candidates and classifier_batch must be >= 1")
         if self.classifier_tta not in (1, 2, 3, 4):
             raise ValueError(f"classifier_tta must be 1, 2, 3 or 4, not {self.classifier_tta!r}")
-        if self.classifier_views not in ("turn", "mirror"):
-            raise ValueError(f"classifier_views must be 'turn' or 'mirror', not {self.classifier_views!r}")
+        if self.classifier_views not in CLASSIFIER_VIEWS:
+            raise ValueError(f"classifier_views must be one of {CLASSIFIER_VIEWS}, not {self.classifier_views!r}")
         if self.classifier_views == "mirror" and self.classifier_tta > 2:
             raise ValueError("classifier_views 'mirror' has two views: classifier_tta must be 1 or 2")
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import torch
 
 from vision.synth.scene import SceneOptions as SceneOptionsDefaults
+from vision.model import CLASSIFIER_VIEWS
 
 CACHE_ROOT = Path("/tmp/dice_cache")
 RUN_ROOT = Path("/tmp/dice_runs")
@@ -111,7 +112,7 @@ def main(argv=None):
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--count", type=int, required=True)
-    p.add_argument("--views", choices=("turn", "mirror"), default=None,
+    p.add_argument("--views", choices=CLASSIFIER_VIEWS, default=None,
                    help="classifier views of the mining model (default: ModelConfig's)")
     p.add_argument("--hard-only", action="store_true", help="keep only misread, low-scored, missed or false-detection crops")
     p.add_argument("--out", type=Path, required=True)
