@@ -66,6 +66,7 @@ class SceneOptions:
     die_px: tuple[float, float] = (0.03, 0.14)   # die side, as a fraction of the long image side
     other_share: float = 0.3                     # chance a scene has "other" (non-Encyclopedia) dice
     distractor_rate: float = 0.35                # chance a scene has pip-less cubes (game markers)
+    touching_rate: float = 0.15                  # chance each die is placed against an earlier one
     jpeg: bool = True
 
 
@@ -190,7 +191,7 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
     margin = 0.6 * die_px
     for colour in colours:
         for _attempt in range(30):
-            touching = dice and rng.random() < 0.15
+            touching = dice and rng.random() < opts.touching_rate
             if touching:
                 other = dice[int(rng.integers(len(dice)))]
                 ax = other.rot[:, int(rng.integers(2))] * (1 if rng.random() < 0.5 else -1)

@@ -27,7 +27,7 @@ def cmd_cache(a):
     from dataclasses import replace
     from vision.synth.scene import SceneOptions
     from .data import build_cache
-    base = replace(SceneOptions(), distractor_rate=a.distractor_rate)
+    base = replace(SceneOptions(), distractor_rate=a.distractor_rate, touching_rate=a.touching_rate)
     build_cache(a.out, a.seed, a.count, workers=a.workers, base=base, negatives_from=a.negatives_from)
 
 
@@ -83,6 +83,8 @@ def main(argv=None):
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--distractor-rate", type=float, default=SceneOptionsDefaults.distractor_rate)
+    p.add_argument("--touching-rate", type=float, default=SceneOptionsDefaults.touching_rate,
+                   help="chance each die is placed against an earlier one (more merged-dice cases)")
     p.add_argument("--negatives-from", type=Path, default=None,
                    help="model dir whose detector proposes hard negatives (its proposals away from dice)")
     p.set_defaults(fn=cmd_cache)
