@@ -67,6 +67,8 @@ class SceneOptions:
     other_share: float = 0.3                     # chance a scene has "other" (non-Encyclopedia) dice
     distractor_rate: float = 0.35                # chance a scene has pip-less cubes (game markers)
     touching_rate: float = 0.15                  # chance each die is placed against an earlier one
+    steep_share: float = 0.2                     # chance the camera looks at 45-58 degrees from
+                                                 # straight down (else 0-45): more slanted top faces
     jpeg: bool = True
 
 
@@ -171,7 +173,7 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
     die_px = rng.uniform(*opts.die_px) * long_side
     die_size = 1.6  # cm
     fov = rng.uniform(45, 75)
-    pitch = np.radians(rng.uniform(0, 45) if rng.random() < 0.8 else rng.uniform(45, 58))
+    pitch = np.radians(rng.uniform(0, 45) if rng.random() < 1 - opts.steep_share else rng.uniform(45, 58))
     f = (W / 2) / np.tan(np.radians(fov) / 2)
     distance = f * die_size / die_px
     cam = Camera(W, H, fov, pitch, rng.uniform(0, 2 * np.pi), np.radians(rng.normal(0, 4)), distance)

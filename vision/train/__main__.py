@@ -27,13 +27,15 @@ def cmd_cache(a):
     from dataclasses import replace
     from vision.synth.scene import SceneOptions
     from .data import build_cache
-    base = replace(SceneOptions(), distractor_rate=a.distractor_rate, touching_rate=a.touching_rate)
+    base = replace(SceneOptions(), distractor_rate=a.distractor_rate, touching_rate=a.touching_rate,
+                   steep_share=a.steep_share)
     build_cache(a.out, a.seed, a.count, workers=a.workers, base=base, negatives_from=a.negatives_from)
 
 
 def cmd_detector(a):
     from .train import train_detector
-    train_detector(a.cache, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, mirror=a.mirror)
+    train_detector(a.cache, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, mirror=a.mirror,
+                   ema_decay=a.ema)
 
 
 def cmd_classifier(a):
@@ -48,7 +50,8 @@ def cmd_classifier(a):
         d = np.load(r)
         for _ in range(a.real_repeat):
             sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
-    train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, upright=a.upright)
+    train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, upright=a.upright,
+                     ema_decay=a.ema)
 
 
 def cmd_real_crops(a):
@@ -59,6 +62,21 @@ def cmd_real_crops(a):
 def cmd_hard_crops(a):
     from .hard import build_hard_crops
     build_hard_crops(a.out, a.seed, a.count, model_dir=a.model_dir, hard_only=a.hard_only, views=a.views, log=log)
+
+
+def cmd_online(a):
+    from dataclasses import fields
+    from .online import OnlineConfig, train_online
+    names = {f.name for f in fields(OnlineConfig)}
+    train_online(OnlineConfig(**{k: v for k, v in vars(a).items() if k in names}), log=log)
+
+
+def cmd_real_mosaic(a):
+    import numpy as np
+    from .online import save_real_mosaic
+    d = np.load(a.src)
+    save_real_mosaic(a.out, d["crops"], d["value"], d["colour"], d["die"])
+    log(f"{len(d['value'])} crops -> {a.out}")
 
 
 def cmd_export(a):
@@ -85,6 +103,8 @@ def main(argv=None):
     p.add_argument("--distractor-rate", type=float, default=SceneOptionsDefaults.distractor_rate)
     p.add_argument("--touching-rate", type=float, default=SceneOptionsDefaults.touching_rate,
                    help="chance each die is placed against an earlier one (more merged-dice cases)")
+    p.add_argument("--steep-share", type=float, default=SceneOptionsDefaults.steep_share,
+                   help="share of scenes seen at a steep angle (45-58 degrees; more slanted top faces)")
     p.add_argument("--negatives-from", type=Path, default=None,
                    help="model dir whose detector proposes hard negatives (its proposals away from dice)")
     p.set_defaults(fn=cmd_cache)
@@ -94,7 +114,10 @@ def main(argv=None):
         p.add_argument("--epochs", type=int, default=6)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--lr", type=float, default=3e-3)
-        p.add_argument("--init", type=Path, default=None)
+        p.add_argument("--init", type=Path, default=None,
+                       help="start from a checkpoint (.pt) or a shipped model file (.onnx, e.g. models/...)")
+        p.add_argument("--ema", type=float, default=None,
+                       help="also keep a moving average of the weights with this decay (saved as <out>_ema.pt)")
         p.add_argument("--out", type=Path, required=True)
         if name == "detector":
             p.add_argument("--mirror", action="store_true", help="mirror half of each batch left-right (v5)")
@@ -119,6 +142,34 @@ def main(argv=None):
     p.add_argument("--hard-only", action="store_true", help="keep only misread, low-scored, missed or false-detection crops")
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(fn=cmd_hard_crops)
+    p = sub.add_parser("online", help="train both networks on freshly rendered scenes (a GPU machine)")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--minutes", type=float, default=8.5)
+    p.add_argument("--steps", type=int, default=10 ** 9)
+    p.add_argument("--device", default="cuda")
+    p.add_argument("--workers", type=int, default=14)
+    p.add_argument("--seed", type=int, default=7000, help="worker w renders dataset seed + w")
+    p.add_argument("--det-init", type=Path, default=None, help=".onnx (e.g. models/dice_detector.onnx) or .pt")
+    p.add_argument("--cls-init", type=Path, default=None)
+    p.add_argument("--det-lr", type=float, default=1e-3)
+    p.add_argument("--cls-lr", type=float, default=1e-3)
+    p.add_argument("--det-batch", type=int, default=64)
+    p.add_argument("--cls-batch", type=int, default=512)
+    p.add_argument("--det-capacity", type=int, default=60000)
+    p.add_argument("--cls-capacity", type=int, default=1500000)
+    p.add_argument("--min-scenes", type=int, default=256)
+    p.add_argument("--max-reuse", type=float, default=12.0)
+    p.add_argument("--ema-decay", type=float, default=0.999)
+    p.add_argument("--real", type=Path, default=None, help="real-crop mosaic .jpg (real-mosaic command)")
+    p.add_argument("--real-share", type=float, default=0.06)
+    p.add_argument("--mining-model", type=Path, default=None, help="model dir whose detector cuts crops in the workers")
+    p.add_argument("--save-every", type=float, default=2.0)
+    p.add_argument("--log-every", type=int, default=200)
+    p.set_defaults(fn=cmd_online)
+    p = sub.add_parser("real-mosaic", help="real-crops .npz -> a JPEG mosaic + labels (small, for a training machine)")
+    p.add_argument("src", type=Path)
+    p.add_argument("out", type=Path)
+    p.set_defaults(fn=cmd_real_mosaic)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)

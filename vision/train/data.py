@@ -11,9 +11,8 @@ processes and stores, per shard:
 """
 from __future__ import annotations
 
-import os
+import math
 import pickle
-from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -28,6 +27,10 @@ DET_SIZE = (384, 288)  # width, height
 CROP = 64
 CONTEXT = 1.3
 NEG_PER_SCENE = 3
+STRIDE = 4          # detector output cell, in detector-input pixels
+MIN_BOX = 3.0       # smaller boxes (detector-input pixels) are no training target
+MAX_OBJECTS = 64    # at most this many dice per image are training targets
+WH_SCALE = 16.0     # the detector predicts log(w / WH_SCALE) (vision.train.nets)
 
 
 def _jitter_box(rng, box, amount=0.08, scale=(0.88, 1.15)):
@@ -62,12 +65,17 @@ def _set_detector(model_dir):
         _DETECTOR = DiceModel(create_runtime(str(Path(model_dir) / ModelConfig().detector_file), threads=1))
 
 
-def render_sample(seed: int, index: int, sizes: str = "train", base: SceneOptions = SceneOptions()):
+def render_sample(seed: int, index: int, sizes: str = "train", base: SceneOptions = SceneOptions(),
+                  image: tuple | None = None):
     """One scene -> (det image, det boxes [k,4], crops, values, colours, dies). Negatives:
     random background boxes, the pip-less distractor cubes, and (when a detector is set) its
-    proposals that hit no die."""
-    extras: dict = {}
-    img, truths, opts = render_indexed(seed, index, sizes, base, extras)
+    proposals that hit no die. ``image``: the scene already rendered, as (image, truths,
+    extras) of ``render_indexed(seed, index, sizes, base, extras)``."""
+    if image is None:
+        extras: dict = {}
+        img, truths, _ = render_indexed(seed, index, sizes, base, extras)
+    else:
+        img, truths, extras = image
     rng = np.random.default_rng([seed, index, 7])
     canvas, lb = letterbox(img, DET_SIZE)
     boxes = np.array([lb.to_input(t.box) for t in truths], np.float32).reshape(-1, 4)
@@ -142,6 +150,36 @@ def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers:
     np.save(out / "cls_colour.npy", np.concatenate(cols))
     np.save(out / "cls_die.npy", np.concatenate(dies))
     (out / "DONE").write_text(f"seed={seed} count={count} sizes={sizes} options={base} negatives_from={negatives_from}\n")
+
+
+def det_targets(boxes_list, gh, gw):
+    """Detector training targets for a batch of images (boxes x, y, w, h in detector-input
+    pixels): heatmap [N,1,gh,gw] (a Gaussian per die centre, 1 at its cell), and per die up
+    to MAX_OBJECTS: cell index [N,K], log size [N,K,2], sub-cell offset [N,K,2], mask [N,K]."""
+    n = len(boxes_list)
+    hm = np.zeros((n, 1, gh, gw), np.float32)
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    ind = np.zeros((n, MAX_OBJECTS), np.int64)
+    wh = np.zeros((n, MAX_OBJECTS, 2), np.float32)
+    off = np.zeros((n, MAX_OBJECTS, 2), np.float32)
+    mask = np.zeros((n, MAX_OBJECTS), np.float32)
+    for b, boxes in enumerate(boxes_list):
+        k = 0
+        for x, y, w, h in boxes:
+            if w < MIN_BOX or h < MIN_BOX or k >= MAX_OBJECTS:
+                continue
+            cx, cy = (x + w / 2) / STRIDE, (y + h / 2) / STRIDE
+            ix, iy = min(gw - 1, int(cx)), min(gh - 1, int(cy))
+            sigma = max(0.8, 0.12 * min(w, h) / STRIDE)
+            g = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma ** 2))
+            np.maximum(hm[b, 0], g, out=hm[b, 0])
+            hm[b, 0, iy, ix] = 1.0
+            ind[b, k] = iy * gw + ix
+            wh[b, k] = (math.log(w / WH_SCALE), math.log(h / WH_SCALE))
+            off[b, k] = (cx - ix, cy - iy)
+            mask[b, k] = 1
+            k += 1
+    return hm, ind, wh, off, mask
 
 
 def mirror_half(imgs, boxes, rng):

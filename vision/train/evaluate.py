@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.model import DiceModel, ModelConfig, _iou
+from vision.model import DiceModel, _iou
 from vision.synth.generate import render_indexed
 
 REAL_DIR = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-dice" / "matteo-white"

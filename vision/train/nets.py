@@ -2,13 +2,10 @@
 OpenCV's cv2.dnn both run the exported graphs."""
 from __future__ import annotations
 
-import math
-
 import torch
 from torch import nn
-import torch.nn.functional as F
 
-WH_SCALE = 16.0  # detector predicts log(w / WH_SCALE)
+from .data import WH_SCALE  # detector predicts log(w / WH_SCALE)
 
 
 def cbr(i, o, s=1, k=3):

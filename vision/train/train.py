@@ -1,7 +1,6 @@
 """Training loops for the detector and the classifier (torch, CPU-friendly)."""
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 
@@ -9,63 +8,93 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .data import DET_SIZE, load_cache, mirror_half
-from .nets import WH_SCALE, Classifier, Detector, focal_loss
-
-STRIDE = 4
-MIN_BOX = 3.0  # detector-input pixels
+from .data import DET_SIZE, STRIDE, det_targets, load_cache, mirror_half
+from .nets import Classifier, Detector, focal_loss
 
 
-def _det_targets(boxes_list, gh, gw):
-    n = len(boxes_list)
-    hm = np.zeros((n, 1, gh, gw), np.float32)
-    ind, whs, offs, mask = [], [], [], []
-    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
-    max_obj = 64
-    ind = np.zeros((n, max_obj), np.int64)
-    wh = np.zeros((n, max_obj, 2), np.float32)
-    off = np.zeros((n, max_obj, 2), np.float32)
-    mask = np.zeros((n, max_obj), np.float32)
-    for b, boxes in enumerate(boxes_list):
-        k = 0
-        for x, y, w, h in boxes:
-            if w < MIN_BOX or h < MIN_BOX or k >= max_obj:
-                continue
-            cx, cy = (x + w / 2) / STRIDE, (y + h / 2) / STRIDE
-            ix, iy = min(gw - 1, int(cx)), min(gh - 1, int(cy))
-            sigma = max(0.8, 0.12 * min(w, h) / STRIDE)
-            g = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma ** 2))
-            np.maximum(hm[b, 0], g, out=hm[b, 0])
-            hm[b, 0, iy, ix] = 1.0
-            ind[b, k] = iy * gw + ix
-            wh[b, k] = (math.log(w / WH_SCALE), math.log(h / WH_SCALE))
-            off[b, k] = (cx - ix, cy - iy)
-            mask[b, k] = 1
-            k += 1
-    return [torch.from_numpy(a) for a in (hm, ind, wh, off, mask)]
+class Ema:
+    """Exponential moving average of a network's weights (and BatchNorm statistics)."""
+
+    def __init__(self, model, decay):
+        self.decay = decay
+        self.model = type(model)()
+        self.model.load_state_dict(model.state_dict())
+        self.model.to(next(model.parameters()).device).eval()
+
+    @torch.no_grad()
+    def update(self, model):
+        src, dst = model.state_dict(), self.model.state_dict()
+        fl = [k for k, v in dst.items() if v.dtype.is_floating_point]
+        torch._foreach_lerp_([dst[k] for k in fl], [src[k] for k in fl], 1 - self.decay)
+        for k, v in dst.items():
+            if not v.dtype.is_floating_point:
+                v.copy_(src[k])
+
+
+def load_init(model, init: Path | None, calib_batches):
+    """Start ``model`` from a torch checkpoint (.pt) or a shipped ONNX file (.onnx: weights put
+    back and BatchNorm statistics measured on ``calib_batches()``, see warmstart.py)."""
+    if init is None:
+        return model
+    init = Path(init)
+    if init.suffix == ".onnx":
+        from .warmstart import load_onnx_weights, recalibrate_batchnorm
+        load_onnx_weights(model, init)
+        recalibrate_batchnorm(model, calib_batches())
+    else:
+        model.load_state_dict(torch.load(init, map_location="cpu"))
+    return model
+
+
+def _ema_path(out: Path) -> Path:
+    out = Path(out)
+    return out.with_name(out.stem + "_ema" + out.suffix)
 
 
 def _gather(feat, ind):
     n, c = feat.shape[:2]
-    f = feat.view(n, c, -1).permute(0, 2, 1)
+    f = feat.reshape(n, c, -1).permute(0, 2, 1)
     return f.gather(1, ind.unsqueeze(2).expand(-1, -1, c))
 
 
 def _augment_colour(x, gen):
-    n = x.shape[0]
-    gain = torch.empty(n, 3, 1, 1).uniform_(0.85, 1.15, generator=gen) * torch.empty(n, 1, 1, 1).uniform_(0.75, 1.2, generator=gen)
-    return (x * gain + torch.empty(n, 1, 1, 1).uniform_(-0.05, 0.05, generator=gen)).clamp(0, 1)
+    """Per-image channel gains, overall gain and offset (on ``x``'s device; ``gen`` too)."""
+    n, dev = x.shape[0], x.device
+    gain = (torch.empty(n, 3, 1, 1, device=dev).uniform_(0.85, 1.15, generator=gen)
+            * torch.empty(n, 1, 1, 1, device=dev).uniform_(0.75, 1.2, generator=gen))
+    return (x * gain + torch.empty(n, 1, 1, 1, device=dev).uniform_(-0.05, 0.05, generator=gen)).clamp(0, 1)
+
+
+def detector_loss(model, batch: dict, gen):
+    """Focal heatmap loss + L1 on log size and offset at the dice centres. ``batch``: image
+    uint8 [N,H,W,3] and the ``data.det_targets`` arrays as tensors (heatmap [N,gh,gw] or
+    [N,1,gh,gw], ind, wh, off, mask). Returns (loss, (heatmap, size, offset) as floats)."""
+    x = _augment_colour(batch["image"].permute(0, 3, 1, 2).float() / 255, gen)
+    hm, wh, off = model.forward_raw(x)
+    l_hm = focal_loss(hm, batch["hm"].float().reshape(hm.shape))
+    ind = batch["ind"].long()
+    m = batch["mask"].float().unsqueeze(2)
+    npos = m.sum().clamp(min=1)
+    l_wh = (torch.abs(_gather(wh, ind) - batch["wh"]) * m).sum() / npos
+    l_off = (torch.abs(torch.sigmoid(_gather(off, ind)) - batch["off"]) * m).sum() / npos
+    return l_hm + l_wh + l_off, (l_hm.item(), l_wh.item(), l_off.item())
 
 
 def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: Path | None = None, log=print,
-                   mirror=False):
+                   mirror=False, ema_decay: float | None = None):
+    """Saves the weights to ``out`` after every epoch; with ``ema_decay`` also their moving
+    average to ``<out stem>_ema.pt``."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     data = [load_cache(c) for c in caches]
     index = [(d, i) for d, cache in enumerate(data) for i in range(len(cache["det_boxes"]))]
-    model = Detector()
-    if init:
-        model.load_state_dict(torch.load(init))
+
+    def calib():
+        imgs = np.stack([data[d]["det_images"][i] for d, i in index[:: max(1, len(index) // 128)][:128]])
+        x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255
+        return [x[k:k + 32] for k in range(0, len(x), 32)]
+    model = load_init(Detector(), init, calib)
+    ema = Ema(model, ema_decay) if ema_decay else None
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * (len(index) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, steps), pct_start=0.1)
@@ -83,54 +112,77 @@ def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: P
             boxes = [data[d]["det_boxes"][i] for d, i in sel]
             if mirror:
                 imgs, boxes = mirror_half(imgs, boxes, rng)
-            x = torch.from_numpy(imgs).permute(0, 3, 1, 2).float() / 255
-            x = _augment_colour(x, gen)
-            hm_t, ind, wh_t, off_t, mask = _det_targets(boxes, gh, gw)
-            hm, wh, off = model.forward_raw(x)
-            l_hm = focal_loss(hm, hm_t)
-            m = mask.unsqueeze(2)
-            npos = mask.sum().clamp(min=1)
-            l_wh = (torch.abs(_gather(wh, ind) - wh_t) * m).sum() / npos
-            l_off = (torch.abs(torch.sigmoid(_gather(off, ind)) - off_t) * m).sum() / npos
-            loss = l_hm + l_wh + l_off
+            hm_t, ind, wh_t, off_t, mask = det_targets(boxes, gh, gw)
+            loss, parts = detector_loss(model, {"image": torch.from_numpy(imgs), "hm": torch.from_numpy(hm_t),
+                                                "ind": torch.from_numpy(ind), "wh": torch.from_numpy(wh_t),
+                                                "off": torch.from_numpy(off_t), "mask": torch.from_numpy(mask)}, gen)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
+            if ema:
+                ema.update(model)
             step += 1
-            tot += float(loss)
+            tot += loss.item()
             if step % 50 == 0:
-                log(f"det ep {ep} step {step}/{steps} loss {tot / (bi + 1):.4f} (hm {float(l_hm):.3f} wh {float(l_wh):.3f} off {float(l_off):.3f}) {time.time() - t0:.0f}s")
+                log(f"det ep {ep} step {step}/{steps} loss {tot / (bi + 1):.4f} (hm {parts[0]:.3f} wh {parts[1]:.3f} off {parts[2]:.3f}) {time.time() - t0:.0f}s")
         torch.save(model.state_dict(), out)
+        if ema:
+            torch.save(ema.model.state_dict(), _ema_path(out))
         log(f"det epoch {ep} done, mean loss {tot / max(1, len(index) // batch):.4f}, saved {out}")
     return model
 
 
 def _augment_crops(x, gen, upright=False):
-    """Colour gains, then mirror left-right half the time. Without ``upright`` also a random
-    number of 90-degree turns; ``upright`` keeps the image's up, the cue that tells the top face
-    (it lies above the side faces whenever the camera looks at the table obliquely)."""
+    """Colour gains, then each crop mirrored left-right half the time. Without ``upright`` the
+    batch is also turned a random number of quarter turns; ``upright`` keeps the image's up,
+    the cue that tells the top face (it lies above the side faces whenever the camera looks at
+    the table obliquely)."""
     x = _augment_colour(x, gen)
     if not upright:
-        k = int(torch.randint(0, 4, (1,), generator=gen))
+        k = int(torch.randint(0, 4, (1,), generator=gen, device=gen.device))
         x = torch.rot90(x, k, (2, 3))
-    if torch.rand(1, generator=gen) < 0.5:
-        x = torch.flip(x, (3,))
-    return x
+    flip = torch.rand(x.shape[0], device=x.device, generator=gen) < 0.5
+    return torch.where(flip[:, None, None, None], x.flip(3), x)
+
+
+def classifier_loss(model, batch: dict, gen, upright=True):
+    """Die/not-die BCE + value and colour cross-entropy (label smoothing 0.02) where labelled.
+    ``batch``: crops uint8 [N,S,S,3], value, colour (-1 = no label), die. Returns (loss,
+    (value right, values labelled, value and colour right))."""
+    x = _augment_crops(batch["crops"].permute(0, 3, 1, 2).float() / 255, gen, upright)
+    v_t, c_t, d_t = batch["value"].long(), batch["colour"].long(), batch["die"].float()
+    v, c, d = model.forward_raw(x)
+    loss = F.binary_cross_entropy_with_logits(d[:, 0], d_t)
+    vm, cm = v_t >= 0, c_t >= 0
+    right = count = both = 0
+    if bool(vm.any()):
+        loss = loss + F.cross_entropy(v[vm], v_t[vm], label_smoothing=0.02)
+        v_ok = v[vm].argmax(1) == v_t[vm]
+        right, count = int(v_ok.sum()), int(vm.sum())
+        both = int((v_ok & (c[vm].argmax(1) == c_t[vm])).sum())
+    if bool(cm.any()):
+        loss = loss + F.cross_entropy(c[cm], c_t[cm], label_smoothing=0.02)
+    return loss, (right, count, both)
 
 
 def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: Path | None = None, log=print,
-                     upright=False):
-    """``sets``: list of dicts with crops (uint8 NxSxSx3), value, colour, die arrays."""
+                     upright=False, ema_decay: float | None = None):
+    """``sets``: list of dicts with crops (uint8 NxSxSx3), value, colour, die arrays. Saves
+    like ``train_detector``."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     crops = np.concatenate([s["crops"] for s in sets])
     value = torch.from_numpy(np.concatenate([s["value"] for s in sets]).astype(np.int64))
     colour = torch.from_numpy(np.concatenate([s["colour"] for s in sets]).astype(np.int64))
     die = torch.from_numpy(np.concatenate([s["die"] for s in sets]).astype(np.float32))
-    model = Classifier()
-    if init:
-        model.load_state_dict(torch.load(init))
+
+    def calib():
+        sel = np.linspace(0, len(crops) - 1, min(len(crops), 1024)).astype(int)
+        x = torch.from_numpy(crops[sel]).permute(0, 3, 1, 2).float() / 255
+        return [x[k:k + 256] for k in range(0, len(x), 256)]
+    model = load_init(Classifier(), init, calib)
+    ema = Ema(model, ema_decay) if ema_decay else None
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     nb = len(crops) // batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, epochs * nb), pct_start=0.1)
@@ -142,24 +194,21 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
         tot, correct, count = 0.0, 0, 0
         for bi in range(nb):
             idx = np.sort(perm[bi * batch:(bi + 1) * batch])
-            x = torch.from_numpy(crops[idx]).permute(0, 3, 1, 2).float() / 255
-            x = _augment_crops(x, gen, upright)
-            v_t, c_t, d_t = value[idx], colour[idx], die[idx]
-            v, c, d = model.forward_raw(x)
-            loss = F.binary_cross_entropy_with_logits(d[:, 0], d_t)
-            if (v_t >= 0).any():
-                loss = loss + F.cross_entropy(v[v_t >= 0], v_t[v_t >= 0], label_smoothing=0.02)
-                correct += int((v[v_t >= 0].argmax(1) == v_t[v_t >= 0]).sum())
-                count += int((v_t >= 0).sum())
-            if (c_t >= 0).any():
-                loss = loss + F.cross_entropy(c[c_t >= 0], c_t[c_t >= 0], label_smoothing=0.02)
+            loss, (r, n, _) = classifier_loss(model, {"crops": torch.from_numpy(crops[idx]), "value": value[idx],
+                                                      "colour": colour[idx], "die": die[idx]}, gen, upright)
+            correct += r
+            count += n
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss)
+            if ema:
+                ema.update(model)
+            tot += loss.item()
             if (bi + 1) % 100 == 0:
                 log(f"cls ep {ep} batch {bi + 1}/{nb} loss {tot / (bi + 1):.4f} value acc {correct / max(1, count):.4f} {time.time() - t0:.0f}s")
         torch.save(model.state_dict(), out)
+        if ema:
+            torch.save(ema.model.state_dict(), _ema_path(out))
         log(f"cls epoch {ep} done, loss {tot / max(1, nb):.4f}, train value acc {correct / max(1, count):.4f}, saved {out}")
     return model

@@ -1,0 +1,127 @@
+"""Training code that needs torch (the ``train`` extra): skipped where it is not installed.
+
+Warm start from the shipped ONNX files, the shared losses, and a few seconds of the streaming
+trainer on the CPU."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is the optional 'train' extra")
+pytest.importorskip("onnx", reason="onnx is the optional 'train' extra")
+
+from vision.model import DEFAULT_MODEL_DIR  # noqa: E402
+from vision.runtime import create_runtime  # noqa: E402
+from vision.train.nets import Classifier, Detector  # noqa: E402
+from vision.train.warmstart import load_onnx_weights, recalibrate_batchnorm  # noqa: E402
+
+DET = DEFAULT_MODEL_DIR / "dice_detector.onnx"
+CLS = DEFAULT_MODEL_DIR / "dice_classifier.onnx"
+
+
+def _crops(n, seed=0):
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 255, (n, 1, 1, 3))
+    return np.clip(base + rng.normal(0, 40, (n, 64, 64, 3)), 0, 255).astype(np.uint8)
+
+
+def _as_input(u8):
+    return torch.from_numpy(u8).permute(0, 3, 1, 2).float() / 255
+
+
+def test_onnx_weights_put_back_give_the_shipped_outputs():
+    x = _as_input(_crops(6))
+    rt = create_runtime(str(CLS), backend="onnxruntime", threads=1)
+    ref = rt.run({"crops": x.numpy()})
+    net = load_onnx_weights(Classifier(), CLS).eval()
+    with torch.no_grad():
+        got = dict(zip(("value_probs", "colour_probs", "die_prob"), net(x)))
+    for k, v in got.items():
+        assert np.abs(v.numpy() - np.asarray(ref[k])).max() < 1e-4
+    # recalibrating the BatchNorm statistics keeps what the network computes in eval mode ...
+    recalibrate_batchnorm(net, [_as_input(_crops(64, seed=1))])
+    with torch.no_grad():
+        again = net(x)
+    for a, b in zip(got.values(), again):
+        assert torch.allclose(a, b, atol=1e-4)
+    # ... and gives each BatchNorm the statistics of its input
+    bn = net.body[0][1]
+    assert not torch.allclose(bn.running_mean, torch.zeros_like(bn.running_mean))
+
+
+def test_detector_weights_put_back_too():
+    img = np.random.default_rng(2).integers(0, 255, (1, 288, 384, 3)).astype(np.uint8)
+    rt = create_runtime(str(DET), backend="onnxruntime", threads=1)
+    ref = rt.run({"image": _as_input(img).numpy()})
+    net = load_onnx_weights(Detector(), DET).eval()
+    with torch.no_grad():
+        hm, wh, off = net(_as_input(img))
+    assert np.abs(hm.numpy() - np.asarray(ref["heatmap"])).max() < 1e-3
+    assert np.abs(off.numpy() - np.asarray(ref["offset"])).max() < 1e-3
+
+
+def test_onnx_weights_of_another_network_are_refused():
+    with pytest.raises(ValueError, match="shape|no module"):
+        load_onnx_weights(Classifier(), DET)
+    with pytest.raises(ValueError, match="shape"):
+        load_onnx_weights(Classifier(width=0.5), CLS)
+
+
+def test_losses_fall_on_a_repeated_batch():
+    from vision.train.data import DET_SIZE, STRIDE, det_targets
+    from vision.train.train import classifier_loss, detector_loss
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(0)
+    img = np.full((2, DET_SIZE[1], DET_SIZE[0], 3), 90, np.uint8)
+    img[:, 100:140, 60:100] = 230                      # a bright square: the "die"
+    hm, ind, wh, off, mask = det_targets([np.array([[60, 100, 40, 40]], np.float32)] * 2,
+                                         DET_SIZE[1] // STRIDE, DET_SIZE[0] // STRIDE)
+    batch = {"image": torch.from_numpy(img), "hm": torch.from_numpy(hm), "ind": torch.from_numpy(ind),
+             "wh": torch.from_numpy(wh), "off": torch.from_numpy(off), "mask": torch.from_numpy(mask)}
+    det = Detector()
+    opt = torch.optim.Adam(det.parameters(), 3e-3)
+    first = None
+    for _ in range(15):
+        loss, parts = detector_loss(det, batch, gen)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        first = first if first is not None else loss.item()
+    assert loss.item() < 0.7 * first and len(parts) == 3
+    cls = Classifier()
+    crops = _crops(32, seed=3)
+    cb = {"crops": torch.from_numpy(crops), "value": torch.arange(32) % 6,
+          "colour": torch.where(torch.arange(32) % 4 == 0, -1, torch.arange(32) % 6), "die": torch.ones(32)}
+    opt = torch.optim.Adam(cls.parameters(), 3e-3)
+    first = None
+    for _ in range(15):
+        loss, (right, count, both) = classifier_loss(cls, cb, gen, upright=True)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        first = first if first is not None else loss.item()
+    assert loss.item() < 0.7 * first and count == 32 and 0 <= both <= right <= count
+
+
+def test_streaming_trainer_runs_and_saves_on_the_cpu(tmp_path):
+    from vision.train.online import OnlineConfig, load_real_mosaic, save_real_mosaic, train_online
+    ramp = np.linspace(0, 120, 64)[None, :, None, None]
+    crops = np.clip(np.arange(7)[:, None, None, None] * 15 + ramp + np.zeros((7, 64, 64, 3)), 0, 255).astype(np.uint8)
+    save_real_mosaic(tmp_path / "real.jpg", crops, [0, 1, 2, 3, 4, 5, -1], [5] * 6 + [-1], [1] * 6 + [0], cols=3)
+    back = load_real_mosaic(tmp_path / "real.jpg")
+    assert back[0].shape == crops.shape and np.abs(back[0].astype(int) - crops).mean() < 3
+    assert list(back[1]) == [0, 1, 2, 3, 4, 5, -1]
+    cfg = OnlineConfig(out=tmp_path / "run", minutes=0.12, device="cpu", workers=1, seed=5,
+                       det_init=DET, cls_init=CLS, det_batch=2, cls_batch=16, det_capacity=64,
+                       cls_capacity=2000, min_scenes=4, real=tmp_path / "real.jpg", real_share=0.25,
+                       mining_model=DEFAULT_MODEL_DIR, log_every=2, save_every=10)
+    res = train_online(cfg, log=lambda s: None)
+    assert res["steps"] >= 2 and res["stats"]["scenes"] >= 4
+    assert res["stats"]["kinds"][1] > 0                 # crops cut on the mining detector's boxes
+    for name in ("det", "cls", "det_ema", "cls_ema"):
+        assert (tmp_path / "run" / f"{name}.pt").is_file()
+    log = json.loads((tmp_path / "run" / "log.json").read_text())
+    assert log["tag"] == "final" and log["steps"] == res["steps"] and log["history"]
+    state = torch.load(tmp_path / "run" / "cls_ema.pt")
+    Classifier().load_state_dict(state)
