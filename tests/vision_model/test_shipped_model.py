@@ -75,5 +75,8 @@ def test_hard_crops_label_the_shipped_models_candidates(tmp_path):
     assert (a["value"][~dice] == -1).all() and (a["colour"][~dice] == -1).all()
     only = build_hard_crops(tmp_path / "only.npz", seed=2002, count=2, hard_only=True, log=lambda s: None)
     assert len(only["crops"]) == int(a["hard"].sum()) and only["hard"].all()
+    build_hard_crops(tmp_path / "all.npz", seed=2002, count=2, hard_only_out=tmp_path / "both.npz", log=lambda s: None)
+    both = np.load(tmp_path / "both.npz")
+    assert np.array_equal(both["crops"], only["crops"]) and np.array_equal(both["value"], only["value"])
     with pytest.raises(ValueError, match="count"):
         build_hard_crops(tmp_path / "x.npz", seed=2002, count=0)

@@ -61,7 +61,8 @@ def cmd_real_crops(a):
 
 def cmd_hard_crops(a):
     from .hard import build_hard_crops
-    build_hard_crops(a.out, a.seed, a.count, model_dir=a.model_dir, hard_only=a.hard_only, views=a.views, log=log)
+    build_hard_crops(a.out, a.seed, a.count, model_dir=a.model_dir, hard_only=a.hard_only, views=a.views,
+                     hard_only_out=a.hard_only_out, log=log)
 
 
 def cmd_online(a):
@@ -140,6 +141,7 @@ def main(argv=None):
     p.add_argument("--views", choices=CLASSIFIER_VIEWS, default=None,
                    help="classifier views of the mining model (default: ModelConfig's)")
     p.add_argument("--hard-only", action="store_true", help="keep only misread, low-scored, missed or false-detection crops")
+    p.add_argument("--hard-only-out", type=Path, default=None, help="also write the hard crops alone to this file")
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(fn=cmd_hard_crops)
     p = sub.add_parser("online", help="train both networks on freshly rendered scenes (a GPU machine)")

@@ -11,7 +11,8 @@ On fresh synthetic scenes (a training seed, never an evaluation seed) the model'
 
 The crops are cut exactly as at inference (``crop_for_classifier`` on the detector's box).
 Output: an .npz with crops (N,64,64,3 uint8), value (0..5 or -1), colour (0..5 or -1),
-die (1/0) and hard (bool), the format ``python -m vision.train classifier --real`` reads.
+die (1/0) and hard (bool), the format ``python -m vision.train classifier --real`` reads;
+``hard_only_out`` also writes the hard rows alone to a second file.
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from .evaluate import load_model
 
 def build_hard_crops(out: Path, seed: int, count: int, model_dir=None, sizes: str = "webcam",
                      hard_only: bool = False, hard_below: float = 0.55, negative_hard_above: float = 0.3,
-                     views: str | None = None, log=print) -> dict:
+                     views: str | None = None, hard_only_out: Path | None = None, log=print) -> dict:
     if count < 1:
         raise ValueError(f"count must be >= 1, not {count}")
     cv2.setNumThreads(1)
@@ -72,4 +73,8 @@ def build_hard_crops(out: Path, seed: int, count: int, model_dir=None, sizes: st
               "die": np.array(die, np.float32)[keep], "hard": np.array(hard, bool)[keep]}
     np.savez(out, **arrays)
     log(f"saved {out}: {int(keep.sum())} crops ({int(np.sum(hard))} hard of {len(crops)})")
+    if hard_only_out is not None:
+        only = arrays["hard"]
+        np.savez(hard_only_out, **{k: v[only] for k, v in arrays.items()})
+        log(f"saved {hard_only_out}: the {int(only.sum())} hard crops")
     return arrays
