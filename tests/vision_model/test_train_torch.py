@@ -125,3 +125,19 @@ def test_streaming_trainer_runs_and_saves_on_the_cpu(tmp_path):
     assert log["tag"] == "final" and log["steps"] == res["steps"] and log["history"]
     state = torch.load(tmp_path / "run" / "cls_ema.pt")
     Classifier().load_state_dict(state)
+
+
+def test_stop_after_ends_a_run_early_on_its_own_schedule(tmp_path):
+    from vision.train.train import train_classifier
+    n = 256
+    sets = [{"crops": _crops(n, seed=4), "value": np.arange(n) % 6, "colour": np.arange(n) % 6,
+             "die": np.ones(n)}]
+    logs = []
+    train_classifier(sets, epochs=3, out=tmp_path / "c.pt", batch=128, lr=1e-3, log=logs.append,
+                     stop_after=1, ema_decay=0.9)
+    assert [line.split(",")[0] for line in logs if "done" in line] == ["cls epoch 0 done"]
+    assert (tmp_path / "c.pt").is_file() and (tmp_path / "c_ema.pt").is_file()
+    for bad in (0, 4):
+        with pytest.raises(ValueError, match="stop_after"):
+            train_classifier(sets, epochs=3, out=tmp_path / "d.pt", stop_after=bad)
+    assert not (tmp_path / "d.pt").exists()

@@ -35,7 +35,7 @@ def cmd_cache(a):
 def cmd_detector(a):
     from .train import train_detector
     train_detector(a.cache, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, mirror=a.mirror,
-                   ema_decay=a.ema)
+                   ema_decay=a.ema, stop_after=a.stop_after)
 
 
 def cmd_classifier(a):
@@ -51,7 +51,7 @@ def cmd_classifier(a):
         for _ in range(a.real_repeat):
             sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
     train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, upright=a.upright,
-                     ema_decay=a.ema)
+                     ema_decay=a.ema, stop_after=a.stop_after)
 
 
 def cmd_real_crops(a):
@@ -119,6 +119,8 @@ def main(argv=None):
                        help="start from a checkpoint (.pt) or a shipped model file (.onnx, e.g. models/...)")
         p.add_argument("--ema", type=float, default=None,
                        help="also keep a moving average of the weights with this decay (saved as <out>_ema.pt)")
+        p.add_argument("--stop-after", type=int, default=None,
+                       help="stop after this many epochs, the learning rate following the --epochs schedule")
         p.add_argument("--out", type=Path, required=True)
         if name == "detector":
             p.add_argument("--mirror", action="store_true", help="mirror half of each batch left-right (v5)")

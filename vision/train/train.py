@@ -80,10 +80,20 @@ def detector_loss(model, batch: dict, gen):
     return l_hm + l_wh + l_off, (l_hm.item(), l_wh.item(), l_off.item())
 
 
+def _epochs_run(epochs: int, stop_after: int | None) -> int:
+    if stop_after is None:
+        return epochs
+    if not 1 <= stop_after <= epochs:
+        raise ValueError(f"stop_after must be between 1 and epochs ({epochs}), not {stop_after}")
+    return stop_after
+
+
 def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: Path | None = None, log=print,
-                   mirror=False, ema_decay: float | None = None):
+                   mirror=False, ema_decay: float | None = None, stop_after: int | None = None):
     """Saves the weights to ``out`` after every epoch; with ``ema_decay`` also their moving
-    average to ``<out stem>_ema.pt``."""
+    average to ``<out stem>_ema.pt``. ``stop_after``: end after that many epochs, the learning
+    rate still following the schedule of ``epochs`` (a run cut short, reproducibly)."""
+    run_epochs = _epochs_run(epochs, stop_after)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     data = [load_cache(c) for c in caches]
@@ -102,7 +112,7 @@ def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: P
     gh, gw = DET_SIZE[1] // STRIDE, DET_SIZE[0] // STRIDE
     step = 0
     t0 = time.time()
-    for ep in range(epochs):
+    for ep in range(run_epochs):
         model.train()
         perm = rng.permutation(len(index))
         tot = 0.0
@@ -167,9 +177,10 @@ def classifier_loss(model, batch: dict, gen, upright=True):
 
 
 def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: Path | None = None, log=print,
-                     upright=False, ema_decay: float | None = None):
+                     upright=False, ema_decay: float | None = None, stop_after: int | None = None):
     """``sets``: list of dicts with crops (uint8 NxSxSx3), value, colour, die arrays. Saves
-    like ``train_detector``."""
+    (and stops) like ``train_detector``."""
+    run_epochs = _epochs_run(epochs, stop_after)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     crops = np.concatenate([s["crops"] for s in sets])
@@ -188,7 +199,7 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(1, epochs * nb), pct_start=0.1)
     rng = np.random.default_rng(seed)
     t0 = time.time()
-    for ep in range(epochs):
+    for ep in range(run_epochs):
         model.train()
         perm = rng.permutation(len(crops))
         tot, correct, count = 0.0, 0, 0
