@@ -78,6 +78,8 @@ class ModelConfig:
                                          # same call and the probabilities averaged
     classifier_views: str = "mirror"     # "mirror" (v5): view 1 is the crop mirrored left-right (tta <= 2);
                                          # "turn" (v4): view k is the crop turned k x 90 degrees
+    same_read_iou: float | None = 0.35   # a die overlapping a better one by this IoU with the same value
+                                         # and colour is that die boxed twice: dropped (v7; None = off)
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -92,6 +94,8 @@ class ModelConfig:
             raise ValueError(f"classifier_views must be one of {CLASSIFIER_VIEWS}, not {self.classifier_views!r}")
         if self.classifier_views == "mirror" and self.classifier_tta > 2:
             raise ValueError("classifier_views 'mirror' has two views: classifier_tta must be 1 or 2")
+        if self.same_read_iou is not None and not 0 < self.same_read_iou <= 1:
+            raise ValueError(f"same_read_iou must be in (0, 1] or None, not {self.same_read_iou!r}")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -235,6 +239,19 @@ def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
     return keep
 
 
+def drop_same_read(dice: Sequence["RawDie"], iou: float | None) -> list["RawDie"]:
+    """``dice`` best first, without those that overlap a better kept die by ``iou`` or more AND
+    read the same value and colour: one die boxed twice (e.g. the whole die and its top face),
+    which NMS keeps when the two boxes overlap less than its own threshold. ``None``: all kept."""
+    if iou is None:
+        return list(dice)
+    keep: list[RawDie] = []
+    for d in sorted(dice, key=lambda r: -r.det_score):
+        if not any(_iou(d.box, k.box) >= iou and d.value == k.value and d.colour == k.colour for k in keep):
+            keep.append(d)
+    return keep
+
+
 def cut_by_border(box: Sequence[float], width: int, height: int, min_aspect: float) -> bool:
     """True when ``box`` touches the image border and is so thin that less than half a die shows."""
     x, y, w, h = box
@@ -367,5 +384,4 @@ class DiceModel:
                               value_probs=tuple(float(p) for p in v),
                               colour_probs=tuple(float(p) for p in c),
                               body_colour_lab=body_colour_lab(crop, self.config.lab_core)))
-        out.sort(key=lambda r: -r.det_score)
-        return out
+        return drop_same_read(out, self.config.same_read_iou)   # best first

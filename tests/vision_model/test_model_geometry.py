@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from vision.model import (DiceModel, Letterbox, ModelConfig, ModelMismatchError, RawDie,
-                          body_colour_lab, crop_for_classifier, decode_detections, letterbox, nms,
-                          to_tensor)
+                          body_colour_lab, crop_for_classifier, decode_detections, drop_same_read,
+                          letterbox, nms, to_tensor)
 
 IN_W, IN_H = 384, 288
 GW, GH = IN_W // 4, IN_H // 4
@@ -105,6 +105,28 @@ def test_decode_finds_peaks_and_sizes():
 def test_nms_keeps_the_best_of_overlapping_boxes():
     boxes = [(0, 0, 10, 10), (1, 1, 10, 10), (50, 50, 10, 10)]
     assert nms(boxes, [0.5, 0.9, 0.7], 0.45) == [1, 2]
+
+
+def _die(box, score, value, colour):
+    vp = [0.01] * 6
+    vp[value - 1] = 0.95
+    cp = [0.01] * 6
+    cp[colour] = 0.95
+    return RawDie(box=box, det_score=score, value_probs=tuple(vp), colour_probs=tuple(cp),
+                  body_colour_lab=(50.0, 0.0, 0.0))
+
+
+def test_a_die_boxed_twice_with_the_same_read_is_reported_once():
+    whole, top = (100.0, 100.0, 97.0, 98.0), (73.0, 84.0, 105.0, 88.0)      # IoU 0.43 (scene 189)
+    beside = (200.0, 100.0, 97.0, 98.0)                                      # a touching twin: IoU 0
+    dice = [_die(top, 0.78, 4, 2), _die(whole, 0.82, 4, 2), _die(beside, 0.9, 4, 2)]
+    kept = drop_same_read(dice, 0.35)
+    assert [d.box for d in kept] == [beside, whole]
+    assert len(drop_same_read([_die(whole, 0.82, 4, 2), _die(top, 0.78, 5, 2)], 0.35)) == 2   # other value
+    assert len(drop_same_read([_die(whole, 0.82, 4, 2), _die(top, 0.78, 4, 3)], 0.35)) == 2   # other colour
+    assert len(drop_same_read(dice, None)) == 3
+    with pytest.raises(ValueError, match="same_read_iou"):
+        ModelConfig(same_read_iou=0)
 
 
 def test_read_maps_boxes_back_to_the_original_image():
