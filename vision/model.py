@@ -240,13 +240,15 @@ def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
 
 
 def drop_same_read(dice: Sequence["RawDie"], iou: float | None) -> list["RawDie"]:
-    """``dice`` best first, without those that overlap a better kept die by ``iou`` or more AND
-    read the same value and colour: one die boxed twice (e.g. the whole die and its top face),
-    which NMS keeps when the two boxes overlap less than its own threshold. ``None``: all kept."""
+    """``dice`` sorted best first, without those that overlap a better kept die by ``iou`` or
+    more AND read the same value and colour: one die boxed twice (e.g. the whole die and its top
+    face), which NMS keeps when the two boxes overlap less than its own threshold. ``None``: all
+    kept (still sorted)."""
+    ranked = sorted(dice, key=lambda r: -r.det_score)
     if iou is None:
-        return list(dice)
+        return ranked
     keep: list[RawDie] = []
-    for d in sorted(dice, key=lambda r: -r.det_score):
+    for d in ranked:
         if not any(_iou(d.box, k.box) >= iou and d.value == k.value and d.colour == k.colour for k in keep):
             keep.append(d)
     return keep
