@@ -3,11 +3,22 @@ no torch needed."""
 import numpy as np
 import pytest
 
-from vision.train.data import DET_SIZE, MAX_OBJECTS, STRIDE, WH_SCALE, det_targets
+from vision.train.data import DET_SIZE, MAX_OBJECTS, STRIDE, WH_SCALE, det_targets, label_detector_box
+from vision.synth.scene import DieTruth
 from vision.synth.generate import render_indexed
 from vision.train.stream import KIND_DETECTOR, KIND_NEGATIVE, KIND_TRUTH, StreamOptions, scene_sample, scene_setup
 
 GH, GW = DET_SIZE[1] // STRIDE, DET_SIZE[0] // STRIDE
+
+
+def test_a_detector_box_is_labelled_by_its_best_die():
+    whole = DieTruth("blue", 3, (100.0, 100.0, 40.0, 40.0), (105.0, 100.0, 30.0, 30.0), False, 1.0)
+    cut = DieTruth("red", 6, (0.0, 0.0, 20.0, 40.0), (0.0, 0.0, 15.0, 30.0), True, 0.5)
+    assert label_detector_box((102.0, 101.0, 40.0, 40.0), [cut, whole]) == (2, 3, 1)   # blue 3
+    assert label_detector_box((300.0, 300.0, 40.0, 40.0), [cut, whole]) == (-1, -1, 0)  # on no die
+    assert label_detector_box((300.0, 300.0, 40.0, 40.0), []) == (-1, -1, 0)
+    assert label_detector_box((120.0, 100.0, 40.0, 40.0), [whole]) is None             # IoU 0.33: between
+    assert label_detector_box((0.0, 0.0, 20.0, 40.0), [cut]) is None                   # partly out of frame
 
 
 def test_det_targets_put_a_peak_size_and_offset_at_each_box_centre():

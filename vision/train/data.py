@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.model import COLOUR_CLASSES, crop_for_classifier, letterbox
+from vision.model import COLOUR_CLASSES, _iou, crop_for_classifier, letterbox
 from vision.synth.generate import render_indexed
 from vision.synth.scene import SceneOptions
 
@@ -31,6 +31,18 @@ STRIDE = 4          # detector output cell, in detector-input pixels
 MIN_BOX = 3.0       # smaller boxes (detector-input pixels) are no training target
 MAX_OBJECTS = 64    # at most this many dice per image are training targets
 WH_SCALE = 16.0     # the detector predicts log(w / WH_SCALE) (vision.train.nets)
+HIT_IOU = 0.5       # a detector box this close to a die is that die ...
+MISS_IOU = 0.25     # ... and one below this with every die is no die; between: no crop
+
+
+def label_detector_box(box, truths) -> tuple[int, int, int] | None:
+    """Training label (value 0..5, colour index, die 1) of a crop cut on a detector's box that
+    matches a wholly-in-frame die (IoU >= HIT_IOU); (-1, -1, 0) when it overlaps every die less
+    than MISS_IOU; None (no crop) in between or on a partly-out-of-frame die."""
+    best, t = max(((_iou(box, t.box), t) for t in truths), key=lambda x: x[0], default=(0.0, None))
+    if best >= HIT_IOU:
+        return None if t.partial else (t.value - 1, COLOUR_CLASSES.index(t.colour), 1)
+    return (-1, -1, 0) if best < MISS_IOU else None
 
 
 def _jitter_box(rng, box, amount=0.08, scale=(0.88, 1.15)):

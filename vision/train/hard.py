@@ -26,6 +26,7 @@ import numpy as np
 from vision.model import COLOUR_CLASSES, ModelConfig, _iou, crop_for_classifier
 from vision.synth.generate import render_indexed
 
+from .data import label_detector_box
 from .evaluate import load_model
 
 
@@ -54,13 +55,15 @@ def build_hard_crops(out: Path, seed: int, count: int, model_dir=None, sizes: st
         img, truths, _ = render_indexed(seed, i, sizes)
         preds = model.read(img)
         for p in preds:
-            best, t = max(((_iou(p.box, t.box), t) for t in truths), key=lambda x: x[0], default=(0.0, None))
+            label = label_detector_box(p.box, truths)
+            if label is None:
+                continue
             c = crop_for_classifier(img, p.box, size, cfg.crop_context)
-            if best >= 0.5 and not t.partial:
-                wrong = p.value != t.value or p.colour != t.colour or p.det_score < hard_below
-                add(c, t.value - 1, COLOUR_CLASSES.index(t.colour), 1.0, wrong)
-            elif best < 0.25:
-                add(c, -1, -1, 0.0, p.det_score >= negative_hard_above)
+            if label[2]:
+                wrong = (p.value - 1, COLOUR_CLASSES.index(p.colour)) != label[:2] or p.det_score < hard_below
+                add(c, *label, wrong)
+            else:
+                add(c, *label, p.det_score >= negative_hard_above)
         for t in truths:
             if not t.partial and not any(_iou(p.box, t.box) >= 0.5 for p in preds):
                 add(crop_for_classifier(img, t.box, size, cfg.crop_context), t.value - 1,

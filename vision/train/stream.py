@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.model import COLOUR_CLASSES, _iou, crop_for_classifier, letterbox
+from vision.model import crop_for_classifier, letterbox
 from vision.synth.generate import render_indexed
 from vision.synth.scene import SceneOptions
 
-from .data import CONTEXT, CROP, DET_SIZE, STRIDE, _jitter_box, det_targets, render_sample
+from .data import CONTEXT, CROP, DET_SIZE, STRIDE, _jitter_box, det_targets, label_detector_box, render_sample
 
 #: crop kinds, for statistics
 KIND_TRUTH, KIND_DETECTOR, KIND_NEGATIVE = 0, 1, 2
@@ -60,31 +60,20 @@ def scene_sample(seed: int, index: int, detector=None, opts: StreamOptions = Str
     gh, gw = DET_SIZE[1] // STRIDE, DET_SIZE[0] // STRIDE
     hm, ind, wh, off, mask = det_targets([boxes], gh, gw)
 
-    crops, values, colours, dies, kinds = [], [], [], [], []
-
-    def add(crop, value, colour, die, kind):
-        crops.append(crop)
-        values.append(value)
-        colours.append(colour)
-        dies.append(die)
-        kinds.append(kind)
-
     # truth crops, distractors and background: the cache's recipe on the same image
     _, _, c, v, co, d = render_sample(seed, index, sizes, base, image=(img, truths, extras))
-    for k in range(len(c)):
-        add(c[k], int(v[k]), int(co[k]), int(d[k]), KIND_TRUTH if d[k] else KIND_NEGATIVE)
+    rows = [(c[k], v[k], co[k], d[k], KIND_TRUTH if d[k] else KIND_NEGATIVE) for k in range(len(c))]
     if detector is not None:
         for box, _score in detector.detect(img):
-            best, t = max(((_iou(box, t.box), t) for t in truths), key=lambda x: x[0], default=(0.0, None))
             crop = crop_for_classifier(img, _jitter_box(rng, box, 0.02, (0.97, 1.03)), CROP, CONTEXT)
-            if best >= 0.5 and not t.partial:
-                add(crop, t.value - 1, COLOUR_CLASSES.index(t.colour), 1, KIND_DETECTOR)
-            elif best < 0.25:
-                add(crop, -1, -1, 0, KIND_DETECTOR)
+            label = label_detector_box(box, truths)
+            if label is not None:
+                rows.append((crop, *label, KIND_DETECTOR))
+    crops, values, colours, dies, kinds = zip(*rows) if rows else ((),) * 5
     return {
         "image": canvas, "hm": hm[0, 0].astype(np.float16), "ind": ind[0].astype(np.int32),
         "wh": wh[0], "off": off[0], "mask": mask[0].astype(bool), "dice": len(truths),
-        "crops": np.stack(crops) if crops else np.zeros((0, CROP, CROP, 3), np.uint8),
+        "crops": np.stack(crops) if rows else np.zeros((0, CROP, CROP, 3), np.uint8),
         "value": np.array(values, np.int8), "colour": np.array(colours, np.int8),
         "die": np.array(dies, np.int8), "kind": np.array(kinds, np.int8),
     }
