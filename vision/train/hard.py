@@ -26,7 +26,7 @@ import numpy as np
 from vision.model import COLOUR_CLASSES, ModelConfig, _iou, crop_for_classifier
 from vision.synth.generate import render_indexed
 
-from .data import label_detector_box
+from .data import HIT_IOU, label_detector_box
 from .evaluate import load_model
 
 
@@ -65,7 +65,7 @@ def build_hard_crops(out: Path, seed: int, count: int, model_dir=None, sizes: st
             else:
                 add(c, *label, p.det_score >= negative_hard_above)
         for t in truths:
-            if not t.partial and not any(_iou(p.box, t.box) >= 0.5 for p in preds):
+            if not t.partial and not any(_iou(p.box, t.box) >= HIT_IOU for p in preds):
                 add(crop_for_classifier(img, t.box, size, cfg.crop_context), t.value - 1,
                     COLOUR_CLASSES.index(t.colour), 1.0, True)
         if (i + 1) % 200 == 0:
