@@ -20,7 +20,10 @@ AND value, over all scored dice, so misses count as wrong), all-dice-right rate 
 wrong reads among the confident (not unsure) ones (on the real photos: confident of the value,
 since white dice are colour "unknown" and so always unsure), unsure share, median ms per 640x480 image
 with 8 dice on one core (JPEG bytes in, dice out; the process is pinned to one CPU and OpenCV
-and onnxruntime use one thread), and the model files' size.
+and onnxruntime use one thread), and the model files' size.  The synthetic figures are also
+broken down (recall and read right per group) two ways: by the drawn size of each die's top
+face (under ``SMALL_TOP_PX`` on its shorter side or not) and by whether its box overlaps another
+die's box (touching or stacked dice) or not.
 """
 
 from __future__ import annotations
@@ -45,6 +48,12 @@ DEFAULT_SIZES = "webcam"
 DEFAULT_SPEED_RUNS = 50
 MATCH_IOU = 0.3
 PARTIAL_OVERLAP = 0.25  # a prediction this much inside a partly-framed die's box is not scored
+# Breakdown of the synthetic figures (the headline figures count every die; the breakdown says
+# where the misses are): by how large the die's top face is drawn, the shorter side of its
+# bounding box in image pixels (under this, pips are 1-2 px: steep views, small or far dice) ...
+SMALL_TOP_PX = 8.0
+# ... and by whether another die's box covers at least this share of the die's box.
+TOUCH_OVERLAP = 0.02
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_REAL = REPO.parent / "shared" / "datasets" / "real-dice"
 
@@ -124,6 +133,8 @@ class Tally:
     wrong_confident_examples: list[dict] = field(default_factory=list)
     # (confidence, right) of every scored prediction: the data to choose ``unsure_below``
     scored_reads: list[tuple[float, bool]] = field(default_factory=list)
+    # group (``synthetic_groups``) -> [scored dice, matched, colour AND value right]
+    by_group: dict[str, list[int]] = field(default_factory=dict)
 
     def add_image(self, all_right: bool) -> None:
         self.images += 1
@@ -150,6 +161,11 @@ class Tally:
             "unsure_share": rate(self.unsure, self.predictions),
             "median_ms": round(statistics.median(self.ms), 2) if self.ms else None,
         }
+        if self.by_group:
+            out["breakdown"] = {
+                k: {"dice": n, "recall": rate(m, n), "read_right": rate(r, n)}
+                for k, (n, m, r) in sorted(self.by_group.items())
+            }
         if self.scored_reads:
             out["threshold_sweep"] = threshold_sweep(self.scored_reads)
         if self.wrong_confident_examples:
@@ -181,6 +197,20 @@ def overlap_of(a: Sequence[float], b: Sequence[float]) -> float:
     return ix * iy / (aw * ah) if aw * ah > 0 else 0.0
 
 
+def synthetic_groups(truth: Any, others: Sequence[Any]) -> list[str]:
+    """The breakdown groups of a synthetic ground-truth die: one by its top face's drawn size
+    (only when the truth has a ``top_box``), one by whether it overlaps ``others`` (every other
+    die of the scene, partly framed ones included)."""
+    groups = []
+    top = getattr(truth, "top_box", None)
+    if top is not None:
+        small = min(float(top[2]), float(top[3])) < SMALL_TOP_PX
+        groups.append(f"top face under {SMALL_TOP_PX:g} px" if small else f"top face {SMALL_TOP_PX:g} px and over")
+    touching = any(overlap_of(truth.box, o.box) >= TOUCH_OVERLAP for o in others)
+    groups.append("overlapping another die" if touching else "apart from other dice")
+    return groups
+
+
 def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[Any], name: str = "") -> None:
     """Add one synthetic image's reads (``reader.Die``) vs ground truth (``synth.DieTruth``).
 
@@ -194,6 +224,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
     matched_p = {i for i, _ in pairs}
     all_right = len(pairs) == len(scored)
     tally.truths += len(scored)
+    right_truths: dict[int, tuple[bool, bool]] = {}  # truth index -> (matched, colour AND value right)
     for i, j in pairs:
         t, d = scored[j], dice[i]
         tally.predictions += 1
@@ -205,7 +236,15 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         tally.colour_right += c_ok
         tally.both_right += v_ok and c_ok
         all_right &= v_ok and c_ok
+        right_truths[j] = (True, v_ok and c_ok)
         _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value})
+    for j, t in enumerate(scored):
+        matched, right = right_truths.get(j, (False, False))
+        for group in synthetic_groups(t, [o for o in truths if o is not t]):
+            row = tally.by_group.setdefault(group, [0, 0, 0])
+            row[0] += 1
+            row[1] += matched
+            row[2] += right
     for i, d in enumerate(dice):
         if i in matched_p:
             continue
@@ -541,6 +580,10 @@ def format_table(report: dict[str, Any]) -> str:
                 f"{x['unsure_below']:.2f}: {100 * x['sure_share']:.1f}% sure, {x['sure_wrong']} wrong" for x in sweep
             )
             lines.append(f"unsure_below sweep, {label}: {cells}")
+    for label, s in columns:
+        for group, b in (s.get("breakdown") or {}).items():
+            lines.append(f"{label}, {group}: {b['dice']} dice, recall {_pct(b['recall'])}, "
+                         f"read right {_pct(b['read_right'])}")
     lines.append(f"backend: {report.get('backend')}")
     for ex in (report.get("synthetic") or {}).get("confident_wrong_examples", [])[:10]:
         lines.append(f"  confident wrong: {ex['image']}: read {ex['read']} truth {ex['truth']}")

@@ -24,8 +24,10 @@ from vision_testutil import REAL_DICE, FakeDiceModel, make_scene
 
 
 class T:  # a synthetic ground-truth die (the fields bench uses)
-    def __init__(self, colour, value, box, partial=False):
+    def __init__(self, colour, value, box, partial=False, top_box=None):
         self.colour, self.value, self.box, self.partial = colour, value, box, partial
+        if top_box is not None:
+            self.top_box = top_box
 
 
 def die(colour, value, box, unsure=False):
@@ -74,6 +76,29 @@ def test_a_missed_die_makes_the_image_wrong() -> None:
     score_synthetic_image(t, [die("red", 3, (0, 0, 20, 20))], [T("red", 3, (0, 0, 20, 20)), T("red", 1, (50, 50, 20, 20))])
     s = t.summary()
     assert s["recall"] == 0.5 and s["all_dice_right_images"] == 0.0 and s["read_right"] == 0.5
+
+
+def test_synthetic_breakdown_by_top_face_size_and_overlap() -> None:
+    truths = [
+        T("red", 3, (0, 0, 20, 20), top_box=(2, 2, 16, 7.9)),  # steep view: top face 7.9 px high
+        T("blue", 2, (40, 0, 20, 20), top_box=(42, 2, 16, 14)),
+        T("green", 6, (80, 0, 20, 20), top_box=(82, 2, 16, 14)),
+        T("yellow", 1, (0, 40, 20, 20), top_box=(2, 42, 5, 16)),  # missed; touches the partial die
+        T("purple", 4, (15, 55, 60, 60), partial=True, top_box=(200, 0, 4, 4)),  # not scored
+    ]
+    dice = [die("red", 5, (0, 0, 20, 20)), die("blue", 2, (40, 0, 20, 20)), die("green", 6, (80, 0, 20, 20))]
+    t = Tally()
+    score_synthetic_image(t, dice, truths)
+    assert t.summary()["breakdown"] == {
+        "apart from other dice": {"dice": 3, "recall": 1.0, "read_right": 0.66667},
+        "overlapping another die": {"dice": 1, "recall": 0.0, "read_right": 0.0},
+        "top face 8 px and over": {"dice": 2, "recall": 1.0, "read_right": 1.0},
+        "top face under 8 px": {"dice": 2, "recall": 0.5, "read_right": 0.0},
+    }
+    # truths without a top face box (old fixtures): the overlap groups only
+    t2 = Tally()
+    score_synthetic_image(t2, dice, [T("red", 3, (0, 0, 20, 20)), T("blue", 2, (10, 10, 20, 20))])
+    assert set(t2.summary()["breakdown"]) == {"overlapping another die"}
 
 
 def test_real_scoring_value_only() -> None:
