@@ -116,7 +116,8 @@ def test_score_pad_two_players(app, ctx):
     vp = page.get_by_role("textbox", name="Score track VP", exact=True)
     webapp.type_into(page, vp.nth(0), "72")
     webapp.type_into(page, vp.nth(1), "40")
-    webapp.shown(page, "Ann wins with 72 VP").wait_for()
+    webapp.shown(page, "Ann wins with 72 VP").wait_for()  # true from Ann's 72 on, whatever Bob has
+    webapp.shown(page, "40 VP").wait_for()  # Bob's live total: his last keystroke has landed
     B("Royal Seals +1").nth(1).click()   # Bob: 1 seal = 4 VP
     webapp.shown(page, "44 VP").wait_for()
     B("Royal Seals +1").nth(1).click()   # 2 seals = 8 VP
