@@ -224,7 +224,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
     matched_p = {i for i, _ in pairs}
     all_right = len(pairs) == len(scored)
     tally.truths += len(scored)
-    right_truths: dict[int, tuple[bool, bool]] = {}  # truth index -> (matched, colour AND value right)
+    read_ok: dict[int, bool] = {}  # matched truth index -> colour AND value right
     for i, j in pairs:
         t, d = scored[j], dice[i]
         tally.predictions += 1
@@ -236,15 +236,14 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         tally.colour_right += c_ok
         tally.both_right += v_ok and c_ok
         all_right &= v_ok and c_ok
-        right_truths[j] = (True, v_ok and c_ok)
+        read_ok[j] = v_ok and c_ok
         _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value})
     for j, t in enumerate(scored):
-        matched, right = right_truths.get(j, (False, False))
         for group in synthetic_groups(t, [o for o in truths if o is not t]):
             row = tally.by_group.setdefault(group, [0, 0, 0])
             row[0] += 1
-            row[1] += matched
-            row[2] += right
+            row[1] += j in read_ok
+            row[2] += read_ok.get(j, False)
     for i, d in enumerate(dice):
         if i in matched_p:
             continue
