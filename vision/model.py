@@ -23,6 +23,7 @@ DETECTOR_INPUT = "image"
 DETECTOR_OUTPUTS = ("heatmap", "wh", "offset")
 CLASSIFIER_INPUT = "crops"
 CLASSIFIER_OUTPUTS = ("value_probs", "colour_probs", "die_prob")
+LETTERBOX_AREA_BELOW = 0.5  # letterbox scale below which the resize averages areas (else bilinear)
 
 __all__ = [
     "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
@@ -141,7 +142,9 @@ def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) ->
     h, w = image.shape[:2]
     scale = min(in_w / w, in_h / h)
     nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    # Area averaging only when shrinking below half (aliasing); above that bilinear reads as well
+    # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, docs/vision.md).
+    interp = cv2.INTER_AREA if scale < LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interp)
     canvas = np.full((in_h, in_w, 3), pad_value, np.uint8)
     canvas[:nh, :nw] = resized

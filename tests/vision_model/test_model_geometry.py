@@ -293,3 +293,15 @@ def test_crop_replicates_outside_the_image_and_body_colour_skips_pips():
     L0, a0, b0 = body_colour_lab(np.full((64, 64, 3), (40, 35, 195), np.uint8))
     assert (L, a, b) == pytest.approx((L0, a0, b0), abs=1.0)
     assert a > 40  # red
+
+
+def test_letterbox_resizes_bilinear_down_to_half_and_averages_areas_below():
+    import cv2
+    from vision.model import LETTERBOX_AREA_BELOW
+    img = np.random.default_rng(3).integers(0, 255, (480, 640, 3)).astype(np.uint8)
+    canvas, lb = letterbox(img, (512, 384))          # x0.8: bilinear (v8)
+    assert lb.sx == pytest.approx(0.8) and 0.8 >= LETTERBOX_AREA_BELOW
+    assert np.array_equal(canvas, cv2.resize(img, (512, 384), interpolation=cv2.INTER_LINEAR))
+    canvas, lb = letterbox(img, (160, 120))          # x0.25: area averaging (no aliasing)
+    assert lb.sx < LETTERBOX_AREA_BELOW
+    assert np.array_equal(canvas, cv2.resize(img, (160, 120), interpolation=cv2.INTER_AREA))

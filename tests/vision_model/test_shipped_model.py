@@ -30,7 +30,7 @@ def test_model_signatures(model):
     assert set(DETECTOR_OUTPUTS) <= set(model.detector.output_names)
     assert model.classifier.input_names == [CLASSIFIER_INPUT]
     assert set(CLASSIFIER_OUTPUTS) <= set(model.classifier.output_names)
-    assert model.input_size == (384, 288) and model.crop_size == 64
+    assert model.input_size == (512, 384) and model.crop_size == 64   # v8 (v1-v7: 384 x 288)
 
 
 def test_there_are_samples_including_one_without_dice():

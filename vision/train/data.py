@@ -3,7 +3,7 @@
 ``build_cache(dir, seed, count)`` renders scenes ``[seed, i]`` for i < count with 2 worker
 processes and stores, per shard:
 
-* ``det_images.npy`` uint8 [N, 288, 384, 3] letterboxed detector inputs and ``det_boxes.pkl``
+* ``det_images.npy`` uint8 [N, 384, 512, 3] letterboxed detector inputs (``DET_SIZE``) and ``det_boxes.pkl``
   (per image: float32 [k, 4] whole-die boxes x, y, w, h in detector-input pixels);
 * ``cls_crops.npy`` uint8 [M, 64, 64, 3] classifier crops (jittered like detector boxes) with
   ``cls_value`` (0..5, -1 = unreadable/negative), ``cls_colour`` (0..5, -1 = negative) and
@@ -23,7 +23,7 @@ from vision.model import COLOUR_CLASSES, _iou, crop_for_classifier, letterbox
 from vision.synth.generate import render_indexed
 from vision.synth.scene import SceneOptions
 
-DET_SIZE = (384, 288)  # width, height
+DET_SIZE = (512, 384)  # width, height of the detector input (v8; v1-v7: 384 x 288)
 CROP = 64
 CONTEXT = 1.3
 NEG_PER_SCENE = 3

@@ -6,7 +6,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-DET_INPUT = (288, 384)  # height, width
+from .data import DET_SIZE
+
+DET_INPUT = (DET_SIZE[1], DET_SIZE[0])  # height, width
 CROP = 64
 
 
