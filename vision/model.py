@@ -143,7 +143,7 @@ def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) ->
     scale = min(in_w / w, in_h / h)
     nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
     # Area averaging only when shrinking below half (aliasing); above that bilinear reads as well
-    # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, docs/vision.md).
+    # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, models/README.md).
     interp = cv2.INTER_AREA if scale < LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interp)
     canvas = np.full((in_h, in_w, 3), pad_value, np.uint8)
