@@ -70,7 +70,6 @@ class OnlineConfig:
 def _worker(wid: int, cfg: OnlineConfig, q, stop):
     import cv2
     cv2.setNumThreads(1)
-    torch.set_num_threads(1)
     det = None
     if cfg.mining_model is not None:
         from vision.model import DiceModel, ModelConfig
@@ -185,8 +184,10 @@ def _cpu_state(model):
 def train_online(cfg: OnlineConfig, log=print) -> dict:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
-    # workers first (fork before any CUDA work)
-    ctx = mp.get_context("fork")
+    # spawned, not forked: a child forked from a process whose OpenMP / OpenCV thread pools already
+    # ran (torch training earlier in the same process, as in the test suite) can hang in its first
+    # threaded call, and no scene ever arrives
+    ctx = mp.get_context("spawn")
     q = ctx.Queue(maxsize=max(64, 16 * cfg.workers))
     stop = ctx.Event()
     procs = [ctx.Process(target=_worker, args=(w, cfg, q, stop), daemon=True) for w in range(cfg.workers)]
