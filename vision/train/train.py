@@ -51,6 +51,13 @@ def _ema_path(out: Path) -> Path:
     return out.with_name(out.stem + "_ema" + out.suffix)
 
 
+def _save_epoch(model, ema, out: Path) -> None:
+    """The epoch-end save: the weights to ``out``, their moving average (if any) beside it."""
+    torch.save(model.state_dict(), out)
+    if ema:
+        torch.save(ema.model.state_dict(), _ema_path(out))
+
+
 def _gather(feat, ind):
     n, c = feat.shape[:2]
     f = feat.reshape(n, c, -1).permute(0, 2, 1)
@@ -136,9 +143,7 @@ def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: P
             tot += loss.item()
             if step % 50 == 0:
                 log(f"det ep {ep} step {step}/{steps} loss {tot / (bi + 1):.4f} (hm {parts[0]:.3f} wh {parts[1]:.3f} off {parts[2]:.3f}) {time.time() - t0:.0f}s")
-        torch.save(model.state_dict(), out)
-        if ema:
-            torch.save(ema.model.state_dict(), _ema_path(out))
+        _save_epoch(model, ema, out)
         log(f"det epoch {ep} done, mean loss {tot / max(1, len(index) // batch):.4f}, saved {out}")
     return model
 
@@ -218,8 +223,6 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
             tot += loss.item()
             if (bi + 1) % 100 == 0:
                 log(f"cls ep {ep} batch {bi + 1}/{nb} loss {tot / (bi + 1):.4f} value acc {correct / max(1, count):.4f} {time.time() - t0:.0f}s")
-        torch.save(model.state_dict(), out)
-        if ema:
-            torch.save(ema.model.state_dict(), _ema_path(out))
+        _save_epoch(model, ema, out)
         log(f"cls epoch {ep} done, loss {tot / max(1, nb):.4f}, train value acc {correct / max(1, count):.4f}, saved {out}")
     return model
