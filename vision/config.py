@@ -89,6 +89,14 @@ class ReaderConfig:
     calibration_max_distance: float = 45.0
     # Overlapping boxes with IoU above this are merged (a die read twice is one die).
     duplicate_iou: float = 0.6
+    # The nadir check (ModelConfig.turned_check_from): a die near the bottom of a top-down photo
+    # shows a side face ABOVE its top face, which the upright classifier can read as the top
+    # (docs/vision.md). When the crop turned 180 degrees reads ANOTHER value with at least this
+    # probability, the two views contradict each other: the value of the surer view is kept (the
+    # turned one only when it is surer by ``turned_swap_margin``) and its confidence is multiplied
+    # by one minus the other view's probability for ITS value.
+    turned_doubt_from: float = 0.7
+    turned_swap_margin: float = 0.2
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,9 @@ class RawDie:
     value_probs: tuple[float, ...]                 # values 1..6
     colour_probs: tuple[float, ...]                # red, yellow, purple, blue, green, other
     body_colour_lab: tuple[float, float, float]    # CIE Lab (L 0..100), pips excluded
+    # the value probabilities of the crop turned 180 degrees (the nadir check,
+    # ModelConfig.turned_check_from); None where the crop was not turned
+    turned_value_probs: tuple[float, ...] | None = None
 
     @property
     def value(self) -> int:
@@ -81,6 +84,10 @@ class ModelConfig:
                                          # "turn" (v4): view k is the crop turned k x 90 degrees
     same_read_iou: float | None = 0.35   # a die overlapping a better one by this IoU with the same value
                                          # and colour is that die boxed twice: dropped (v7; None = off)
+    turned_check_from: float | None = 0.7  # the nadir check: a crop whose box centre lies below this
+                                         # share of the image height is also classified turned 180
+                                         # degrees, in the same call (RawDie.turned_value_probs; the
+                                         # reader doubts a read the turned view contradicts; None = off)
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -97,6 +104,8 @@ class ModelConfig:
             raise ValueError("classifier_views 'mirror' has two views: classifier_tta must be 1 or 2")
         if self.same_read_iou is not None and not 0 < self.same_read_iou <= 1:
             raise ValueError(f"same_read_iou must be in (0, 1] or None, not {self.same_read_iou!r}")
+        if self.turned_check_from is not None and not 0 <= self.turned_check_from <= 1:
+            raise ValueError(f"turned_check_from must be in 0..1 or None, not {self.turned_check_from!r}")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -351,24 +360,37 @@ class DiceModel:
                 and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
         return [(boxes[i], scores[i]) for i in keep]
 
-    def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]]):
-        """(value_probs [N,6], colour_probs [N,6], die_prob [N], crops [N,S,S,3])."""
+    def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
+                 turned: Sequence[bool] | None = None):
+        """(value_probs [N,6], colour_probs [N,6], die_prob [N], crops [N,S,S,3], turned_value_probs
+        [N,6]: the value probabilities of the crop turned 180 degrees where ``turned`` is true, NaN
+        elsewhere). The turned crops go to the classifier in the same call as the views."""
         cfg = self.config
         if self.classifier is None:
             raise RuntimeError("this DiceModel has no classifier")
         crops = np.stack([crop_for_classifier(image, b, self.crop_size, cfg.crop_context) for b in boxes])
-        vals, cols, dies = [], [], []
+        turn = np.zeros(len(crops), bool) if turned is None else np.asarray(turned, bool).reshape(-1)
+        if turn.shape != (len(crops),):
+            raise ValueError(f"turned must have one flag per box ({len(crops)}), not {turn.size}")
+        vals, cols, dies, turns = [], [], [], []
         t = cfg.classifier_tta
         for i in range(0, len(crops), cfg.classifier_batch):
             chunk = crops[i:i + cfg.classifier_batch]
+            chunk_turn = turn[i:i + cfg.classifier_batch]
             n = len(chunk)
-            # the chunk's t views, stacked: rows [k*n:(k+1)*n] are view k
-            feed = np.concatenate(_views(chunk, t, cfg.classifier_views)) if t > 1 else chunk
-            out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(feed)})
-            vals.append(np.asarray(out["value_probs"], np.float32).reshape(t, n, -1).mean(axis=0))
-            cols.append(np.asarray(out["colour_probs"], np.float32).reshape(t, n, -1).mean(axis=0))
-            dies.append(np.asarray(out["die_prob"], np.float32).reshape(t, n).mean(axis=0))
-        return np.concatenate(vals), np.concatenate(cols), np.concatenate(dies), crops
+            # the chunk's t views, stacked: rows [k*n:(k+1)*n] are view k; then the turned crops
+            parts = _views(chunk, t, cfg.classifier_views) if t > 1 else [chunk]
+            if chunk_turn.any():
+                parts.append(np.rot90(chunk[chunk_turn], 2, axes=(1, 2)))
+            out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(np.concatenate(parts))})
+            value = np.asarray(out["value_probs"], np.float32)
+            vals.append(value[:t * n].reshape(t, n, -1).mean(axis=0))
+            cols.append(np.asarray(out["colour_probs"], np.float32)[:t * n].reshape(t, n, -1).mean(axis=0))
+            dies.append(np.asarray(out["die_prob"], np.float32).reshape(-1)[:t * n].reshape(t, n).mean(axis=0))
+            tv = np.full((n, value.shape[1]), np.nan, np.float32)
+            tv[chunk_turn] = value[t * n:]
+            turns.append(tv)
+        return np.concatenate(vals), np.concatenate(cols), np.concatenate(dies), crops, np.concatenate(turns)
 
     def read(self, image_bgr: np.ndarray) -> list[RawDie]:
         """Every die in the image, best score first; an image without dice gives []."""
@@ -379,14 +401,18 @@ class DiceModel:
         if not cands:
             return []
         boxes = [b for b, _ in cands]
-        vals, cols, dies, crops = self.classify(image_bgr, boxes)
+        gate = self.config.turned_check_from
+        height = image_bgr.shape[0]
+        turned = [gate is not None and b[1] + b[3] / 2 >= gate * height for b in boxes]
+        vals, cols, dies, crops, turned_vals = self.classify(image_bgr, boxes, turned)
         out = []
-        for (box, peak), v, c, d, crop in zip(cands, vals, cols, dies, crops):
+        for (box, peak), v, c, d, crop, tv in zip(cands, vals, cols, dies, crops, turned_vals):
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
             if score < self.config.min_det_score:
                 continue
             out.append(RawDie(box=tuple(float(t) for t in box), det_score=score,
                               value_probs=tuple(float(p) for p in v),
                               colour_probs=tuple(float(p) for p in c),
-                              body_colour_lab=body_colour_lab(crop, self.config.lab_core)))
+                              body_colour_lab=body_colour_lab(crop, self.config.lab_core),
+                              turned_value_probs=None if np.isnan(tv).any() else tuple(float(p) for p in tv)))
         return drop_same_read(out, self.config.same_read_iou)   # best first

@@ -49,6 +49,8 @@ class RawDieLike(Protocol):
     value_probs: Sequence[float]
     colour_probs: Sequence[float]
     body_colour_lab: tuple[float, float, float]
+    # optional: value probabilities of the crop turned 180 degrees (absent or None: not checked)
+    # turned_value_probs: Sequence[float] | None
 
 
 class DiceModelLike(Protocol):
@@ -141,9 +143,19 @@ def decide(
     colour = MODEL_COLOURS[ci]
     if colour == "other":
         colour = UNKNOWN_COLOUR
+    value_conf = float(value_p[vi])
+    turned = getattr(raw, "turned_value_probs", None)
+    if turned is not None:
+        turned_p = _probs(turned, 6, "turned value")
+        ti = int(np.argmax(turned_p))
+        if ti != vi and turned_p[ti] >= config.turned_doubt_from:
+            if turned_p[ti] >= value_p[vi] + config.turned_swap_margin:
+                vi, value_conf = ti, float(turned_p[ti] * (1.0 - value_p[vi]))
+            else:
+                value_conf *= 1.0 - float(turned_p[ti])
     det = float(np.clip(raw.det_score, 0.0, 1.0))
     det_factor = min(1.0, det / config.det_confident_at) if config.det_confident_at > 0 else 1.0
-    confidence = float(np.clip(value_p[vi] * colour_p[ci] * det_factor, 0.0, 1.0))
+    confidence = float(np.clip(value_conf * colour_p[ci] * det_factor, 0.0, 1.0))
     unsure = confidence < config.unsure_below or colour == UNKNOWN_COLOUR
     return Die(
         colour=colour,
@@ -151,7 +163,7 @@ def decide(
         box=box,
         confidence=confidence,
         unsure=unsure,
-        value_confidence=float(value_p[vi]),
+        value_confidence=value_conf,
         colour_confidence=float(colour_p[ci]),
         det_score=det,
         body_colour_lab=_lab(raw.body_colour_lab),

@@ -117,6 +117,55 @@ def test_unsure_follows_the_configured_threshold(vp, cp, det, unsure) -> None:
     assert die.confidence == pytest.approx(expected)
 
 
+def _turned(value: int, p: float) -> tuple[float, ...]:
+    probs = [(1 - p) / 5] * 6
+    probs[value - 1] = p
+    return tuple(probs)
+
+
+@pytest.mark.parametrize(
+    "turned, factor",
+    [
+        (None, 1.0),                # not checked (the die lies high in the image)
+        (_turned(3, 0.99), 1.0),    # the turned crop reads the same value
+        (_turned(5, 0.6), 1.0),     # another value, but below turned_doubt_from
+        (_turned(5, 0.99), 0.01),   # another value, sure of it, not surer by the margin: doubt
+    ],
+)
+def test_a_turned_view_that_reads_another_value_makes_the_read_doubtful(turned, factor) -> None:
+    r = dataclasses.replace(raw(value=3, vp=0.98, cp=0.99, det=0.9), turned_value_probs=turned)
+    die = decide(r, (0, 0, 1, 1))
+    assert die.value == 3
+    assert die.value_confidence == pytest.approx(0.98 * factor)
+    assert die.confidence == pytest.approx(0.98 * factor * 0.99)
+    assert die.unsure is (factor < 1)
+
+
+def test_a_much_surer_turned_view_gives_the_value_but_never_a_sure_read() -> None:
+    r = dataclasses.replace(raw(value=3, vp=0.6, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.95))
+    die = decide(r, (0, 0, 1, 1))
+    assert die.value == 5
+    assert die.value_confidence == pytest.approx(0.95 * (1 - 0.6))
+    assert die.unsure
+    # not surer by the margin: the upright view's value stays, in doubt
+    r = dataclasses.replace(raw(value=3, vp=0.8, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.95))
+    die = decide(r, (0, 0, 1, 1))
+    assert die.value == 3 and die.value_confidence == pytest.approx(0.8 * 0.05)
+    assert decide(r, (0, 0, 1, 1), ReaderConfig(turned_swap_margin=0.1)).value == 5
+
+
+def test_turned_doubt_threshold_comes_from_config() -> None:
+    r = dataclasses.replace(raw(value=3, vp=0.98, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.65))
+    assert not decide(r, (0, 0, 1, 1)).unsure
+    assert decide(r, (0, 0, 1, 1), ReaderConfig(turned_doubt_from=0.6)).unsure
+
+
+def test_bad_turned_probabilities_are_a_clear_error() -> None:
+    r = dataclasses.replace(raw(), turned_value_probs=(0.5, 0.5))
+    with pytest.raises(ValueError, match="turned value"):
+        decide(r, (0, 0, 1, 1))
+
+
 def test_threshold_comes_from_config() -> None:
     r = raw(vp=0.8, cp=1.0, det=1.0)
     assert decide(r, (0, 0, 1, 1), ReaderConfig(unsure_below=0.9)).unsure

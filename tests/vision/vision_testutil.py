@@ -126,6 +126,7 @@ class FakeRawDie:
     value_probs: tuple[float, ...]
     colour_probs: tuple[float, ...]
     body_colour_lab: tuple[float, float, float]
+    turned_value_probs: tuple[float, ...] | None = None
 
 
 class FakeDiceModel:

@@ -200,7 +200,7 @@ def test_classifier_turns_are_averaged_per_die(tta, p_one):
     img[80:130, 80:130] = 255
     model = DiceModel(FakeDetector([marked, plain]), TurnSensitiveClassifier(),
                       replace(ModelConfig(), classifier_tta=tta, classifier_views="turn"))
-    vals, _, dies, _ = model.classify(img, [marked, plain])
+    vals, _, dies, _, _ = model.classify(img, [marked, plain])
     assert vals[0][:2] == pytest.approx([p_one, 1 - p_one])
     assert vals[1][:2] == pytest.approx([0.0, 1.0])
     assert dies == pytest.approx([0.9, 0.9])
@@ -228,12 +228,43 @@ def test_classifier_mirror_views_keep_the_image_up():
     cls = MirrorSensitiveClassifier()
     model = DiceModel(FakeDetector([left_lit, top_lit]), cls,
                       replace(ModelConfig(), classifier_tta=2, classifier_views="mirror"))
-    vals, _, _, _ = model.classify(img, [left_lit, top_lit])
+    vals, _, _, _, _ = model.classify(img, [left_lit, top_lit])
     # mirrored left-right: the lit side swaps, so the two views disagree and average to 1/2
     assert vals[0][:3] == pytest.approx([0.5, 0.5, 0.0])
     # the top stays the top in both views (a quarter turn would have moved it)
     assert vals[1][:3] == pytest.approx([0.0, 0.0, 1.0])
     assert cls.batches == [4]
+
+
+def test_nadir_check_turns_only_the_crops_low_in_the_image_in_the_same_call():
+    img = np.zeros((480, 640, 3), np.uint8)
+    high, low = (100, 50, 100, 100), (400, 330, 100, 100)   # centres at y 100 and 380 (gate 288)
+    img[40:95, 80:220] = 255      # top part of the high die's crop
+    img[320:375, 380:520] = 255   # top part of the low die's crop
+    cls = MirrorSensitiveClassifier()
+    _, lb = letterbox(img, (IN_W, IN_H))
+    model = DiceModel(FakeDetector([lb.to_input(high), lb.to_input(low)]), cls, replace(ModelConfig(), turned_check_from=0.6))
+    raws = sorted(model.read(img), key=lambda r: r.box[1])
+    assert [r.value for r in raws] == [3, 3]
+    assert raws[0].turned_value_probs is None
+    # turned 180 degrees the lit part is at the bottom: no longer value 3
+    assert int(np.argmax(raws[1].turned_value_probs)) + 1 != 3
+    assert cls.batches == [5]   # two views of both crops and the low one turned, one call
+    vals, _, _, _, turned = model.classify(img, [high, low], [False, True])
+    assert np.isnan(turned[0]).all() and not np.isnan(turned[1]).any()
+    assert vals[1][2] == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="one flag per box"):
+        model.classify(img, [high, low], [True])
+
+
+def test_nadir_check_off_turns_nothing():
+    img = np.zeros((480, 640, 3), np.uint8)
+    cls = MirrorSensitiveClassifier()
+    model = DiceModel(FakeDetector([(240, 198, 60, 60)]), cls, replace(ModelConfig(), turned_check_from=None))
+    (r,) = model.read(img)
+    assert r.turned_value_probs is None and cls.batches == [2]
+    with pytest.raises(ValueError, match="turned_check_from"):
+        ModelConfig(turned_check_from=1.5)
 
 
 def test_classifier_tta_must_be_one_to_four():
