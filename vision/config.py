@@ -97,6 +97,10 @@ class ReaderConfig:
     # by one minus the other view's probability for ITS value.
     turned_doubt_from: float = 0.7
     turned_swap_margin: float = 0.2
+    # Two reads of the same colour whose boxes overlap by at least this IoU are both unsure: one
+    # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
+    # half hidden; either way worth a look. None = off.
+    same_colour_unsure_iou: float | None = 0.3
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ Decisions (see docs/vision.md):
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
@@ -245,7 +245,13 @@ class DiceReader:
         for die, wbox in candidates:
             if all(_iou(wbox, k[1]) <= self.config.duplicate_iou for k in kept):
                 kept.append((die, wbox))
-        return _reading_order([d for d, _ in kept])
+        limit = self.config.same_colour_unsure_iou
+        dice = [d for d, _ in kept]
+        if limit is not None:
+            boxed_twice = {i for i, (a, abox) in enumerate(kept) for j, (b, bbox) in enumerate(kept)
+                           if i != j and a.colour == b.colour and _iou(abox, bbox) >= limit}
+            dice = [replace(d, unsure=True) if i in boxed_twice else d for i, d in enumerate(dice)]
+        return _reading_order(dice)
 
     def read(self, source: ImageSource) -> ReadResult:
         """Read one image. Unreadable input -> ``ReadResult(error=reason)``; never raises for it."""

@@ -190,6 +190,24 @@ def test_duplicates_and_degenerate_boxes_are_dropped() -> None:
     assert [(d.value, d.box) for d in result.dice] == [(4, (12, 11, 40, 40))]
 
 
+def test_two_overlapping_reads_of_one_colour_are_both_unsure() -> None:
+    # boxes (10,10,40,40) and (30,10,40,40): IoU 20*40 / (2*1600 - 800) = 1/3
+    pair = [raw(box=(10, 10, 40, 40), value=6, vp=0.99, colour=4, cp=0.99),
+            raw(box=(30, 10, 40, 40), value=3, vp=0.99, colour=4, cp=0.99)]
+    apart = raw(box=(120, 10, 40, 40), value=2, vp=0.99, colour=4, cp=0.99)
+    img = np.zeros((100, 200, 3), np.uint8)
+    dice = DiceReader(ScriptedModel(pair + [apart])).read(img).dice
+    assert [(d.value, d.unsure) for d in dice] == [(6, True), (3, True), (2, False)]
+    assert all(d.confidence == pytest.approx(0.99 * 0.99) for d in dice)   # only the flag changes
+    # another colour: two dice one behind the other, not one die boxed twice
+    other = [pair[0], dataclasses.replace(pair[1], colour_probs=raw(colour=1, cp=0.99).colour_probs)]
+    assert not any(d.unsure for d in DiceReader(ScriptedModel(other)).read(img).dice)
+    # the threshold comes from config (1/3 is under 0.35); None turns it off
+    for limit in (0.35, None):
+        cfg = ReaderConfig(same_colour_unsure_iou=limit)
+        assert not any(d.unsure for d in DiceReader(ScriptedModel(pair), cfg).read(img).dice)
+
+
 def test_boxes_are_clipped_to_the_image() -> None:
     result = DiceReader(ScriptedModel([raw(box=(-5, 90, 20, 30))])).read(np.zeros((100, 100, 3), np.uint8))
     assert result.dice[0].box == (0, 90, 15, 10)
