@@ -12,8 +12,14 @@ Decisions (see docs/vision.md):
   "other" reported as ``"unknown"``;
 * confidence = P(value) x P(colour) x min(1, det_score / ReaderConfig.det_confident_at): the
   read is right only if the die is a die, its value is right and its colour is right;
+* the nadir check: where the model also read the crop turned 180 degrees
+  (``turned_value_probs``, dice low in the frame) and that view reads another value with
+  probability >= ``turned_doubt_from``, the surer view's value is kept (the turned one only when
+  surer by ``turned_swap_margin``) and P(value) is multiplied by one minus the other view's
+  probability for its own value;
 * ``unsure`` when confidence < ``ReaderConfig.unsure_below``, and always for "unknown" colour
-  (the read cannot be used without a correction).
+  (the read cannot be used without a correction), and for two reads of one colour whose boxes
+  overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die behind another).
 """
 
 from __future__ import annotations
