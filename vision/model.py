@@ -406,7 +406,7 @@ class DiceModel:
         turned = [gate is not None and b[1] + b[3] / 2 >= gate * height for b in boxes]
         vals, cols, dies, crops, turned_vals = self.classify(image_bgr, boxes, turned)
         out = []
-        for (box, peak), v, c, d, crop, tv in zip(cands, vals, cols, dies, crops, turned_vals):
+        for (box, peak), v, c, d, crop, was_turned, tv in zip(cands, vals, cols, dies, crops, turned, turned_vals):
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
             if score < self.config.min_det_score:
                 continue
@@ -414,5 +414,5 @@ class DiceModel:
                               value_probs=tuple(float(p) for p in v),
                               colour_probs=tuple(float(p) for p in c),
                               body_colour_lab=body_colour_lab(crop, self.config.lab_core),
-                              turned_value_probs=None if np.isnan(tv).any() else tuple(float(p) for p in tv)))
+                              turned_value_probs=tuple(float(p) for p in tv) if was_turned else None))
         return drop_same_read(out, self.config.same_read_iou)   # best first
