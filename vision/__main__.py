@@ -86,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-real", action="store_true", help="skip the real photos")
     p.add_argument("--speed-runs", type=int, default=None, help="timed reads of the 640x480 8-dice scene")
     p.add_argument("--awkward", action="store_true", help="also time the awkward inputs (empty, text, huge, ...)")
+    p.add_argument("--domain-dir", type=Path, action="append", default=None,
+                   help="a domain directory (domain.json + NNNNN.json/.jpg) to read as well; repeatable")
+    p.add_argument("--domain-root", type=Path, default=None,
+                   help="read every domain directory under this folder (default data/domains)")
+    p.add_argument("--domain-limit", type=int, default=None, help="read at most this many scenes per domain directory")
+    p.add_argument("--no-domains", action="store_true", help="skip the per-domain figures")
+    p.add_argument("--trained-on", default=None,
+                   help="comma-separated domains the model was trained on (default models/training.json)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     _common(p, calibration=False)
     return parser

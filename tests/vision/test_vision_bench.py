@@ -147,7 +147,8 @@ def test_bench_cli_on_a_fake_real_dataset(tmp_path: Path) -> None:
     root = write_fake_real_dataset(tmp_path / "real")
     assert list(real_splits(root)) == ["fake-white/valid"]
     out, err = io.StringIO(), io.StringIO()
-    code = main(["bench", "--synthetic-count", "0", "--real", str(root), "--speed-runs", "0", "--json"],
+    code = main(["bench", "--synthetic-count", "0", "--real", str(root), "--speed-runs", "0", "--json",
+                 "--domain-root", str(tmp_path / "no-domains")],
                 reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
     assert code == 0, err.getvalue()
     report = json.loads(out.getvalue())
@@ -161,7 +162,8 @@ def test_bench_cli_on_a_fake_real_dataset(tmp_path: Path) -> None:
 def test_bench_cli_synthetic_and_speed_table(tmp_path: Path) -> None:
     pytest.importorskip("vision.synth")
     out, err = io.StringIO(), io.StringIO()
-    code = main(["bench", "--synthetic-count", "2", "--sizes", "vga", "--no-real", "--speed-runs", "1"],
+    code = main(["bench", "--synthetic-count", "2", "--sizes", "vga", "--no-real", "--speed-runs", "1",
+                 "--domain-root", str(tmp_path / "no-domains")],
                 reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
     assert code == 0, err.getvalue()
     text = out.getvalue()
@@ -198,3 +200,103 @@ def test_threshold_sweep() -> None:
     assert sweep[0.5] == {"unsure_below": 0.5, "sure_share": 0.75, "sure": 3, "sure_wrong": 1}
     assert sweep[0.9]["sure"] == 2 and sweep[0.9]["sure_wrong"] == 1
     assert sweep[0.98]["sure"] == 1 and sweep[0.98]["sure_wrong"] == 0
+
+
+# ------------------------------------------------------------------------------------------
+# Domains (issue 16)
+# ------------------------------------------------------------------------------------------
+
+
+def test_centre_distance_matching_half_the_diagonal_nearest_first() -> None:
+    from vision.bench import match_by_centre_distance
+
+    truths = [(0, 0, 30, 40)]  # centre (15, 20), half diagonal 25
+    assert match_by_centre_distance([(24, 0, 30, 40)], truths) == [(0, 0)]  # centre 24 px away
+    assert match_by_centre_distance([(26, 0, 30, 40)], truths) == []  # 26 px away
+    # one to one, nearest first: the second read of the same die is left over
+    assert match_by_centre_distance([(10, 0, 30, 40), (1, 1, 30, 40)], truths) == [(1, 0)]
+
+
+def test_hands_free_and_sure_wrong_rate() -> None:
+    truths = [T("red", 3, (0, 0, 20, 20)), T("blue", 2, (40, 0, 20, 20)), T("green", 6, (80, 0, 20, 20)),
+              T("yellow", 1, (0, 40, 20, 20))]
+    dice = [die("red", 3, (0, 0, 20, 20)),  # sure, right: hands-free
+            die("blue", 2, (40, 0, 20, 20), unsure=True),  # right but unsure: a tap
+            die("green", 5, (80, 0, 20, 20)),  # sure and wrong
+            die("purple", 4, (300, 300, 20, 20))]  # sure false detection
+    t = Tally()
+    score_synthetic_image(t, dice, truths)
+    s = t.summary()
+    assert s["hands_free"] == 0.25  # 1 of 4 dice
+    assert s["sure_wrong_rate"] == pytest.approx(2 / 3, abs=1e-4)  # 2 of 3 sure reads
+
+
+def write_domain(folder: Path, scenes, info=None) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "domain.json").write_text(json.dumps(info or {"domain": "fake", "renderer": "make_scene"}))
+    for k, scene in enumerate(scenes):
+        img, truth = make_scene(scene, seed=k)
+        cv2.imwrite(str(folder / f"{k:05d}.jpg"), img)
+        dice = [{"colour": t["colour"], "value": t["value"], "box": list(t["box"]), "partial": False}
+                for t in truth]
+        (folder / f"{k:05d}.json").write_text(json.dumps({"image": f"{k:05d}.jpg", "dice": dice}))
+    return folder
+
+
+def test_domain_directory_is_read_and_scored(tmp_path: Path) -> None:
+    from vision.bench import load_domain_dir
+
+    root = tmp_path / "domains"
+    write_domain(root / "fake-pbr", [[("red", 2), ("blue", 5)], [("green", 6)]])
+    info, scenes = load_domain_dir(root / "fake-pbr")
+    assert info["domain"] == "fake" and len(scenes) == 2 and scenes[0][1][0].value == 2
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bench", "--synthetic-count", "0", "--no-real", "--speed-runs", "0", "--json",
+                 "--domain-root", str(root), "--trained-on", "synth-*"],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 0, err.getvalue()
+    report = json.loads(out.getvalue())
+    d = report["domains"]["fake-pbr"]
+    assert d["dice"] == 3 and d["recall"] == 1.0 and d["value_accuracy"] == 1.0 and d["colour_accuracy"] == 1.0
+    assert d["trained_on"] is False and report["trained_on"] == ["synth-*"]
+    assert d["hands_free"] is not None and d["sure_wrong_rate"] is not None
+
+
+def test_domain_table_lists_held_out_domains_first(tmp_path: Path) -> None:
+    root = tmp_path / "domains"
+    write_domain(root / "fake-pbr", [[("red", 2)]])
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bench", "--synthetic-count", "1", "--sizes", "vga", "--no-real", "--speed-runs", "0",
+                 "--domain-root", str(root), "--trained-on", "synth-*"],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 0, err.getvalue()
+    lines = out.getvalue().splitlines()
+    assert lines[0].split()[:4] == ["domain", "trained", "on", "dice"] and "hands-free" in lines[0]
+    assert lines[1].split()[:2] == ["fake-pbr", "NO"]
+    assert {lines[2].split()[0], lines[3].split()[0]} == {"synth-classic", "synth-random"}
+    assert "yes" in lines[2] and "yes" in lines[3]
+
+
+def test_a_bad_domain_directory_is_a_clear_error(tmp_path: Path) -> None:
+    from vision.bench import load_domain_dir
+
+    with pytest.raises(ValueError, match="no domain.json"):
+        load_domain_dir(tmp_path)
+    bad = write_domain(tmp_path / "bad", [[("red", 2)]])
+    (bad / "00000.json").write_text("{not json")
+    with pytest.raises(ValueError, match="00000.json"):
+        load_domain_dir(bad)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bench", "--synthetic-count", "0", "--no-real", "--speed-runs", "0", "--domain-root",
+                 str(tmp_path / "none"), "--domain-dir", str(tmp_path / "missing")],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 2 and "not a domain directory" in err.getvalue()
+
+
+def test_trained_on_prefixes() -> None:
+    from vision.bench import trained_domains, was_trained_on
+
+    assert was_trained_on("synth-random", ["synth-*"]) and not was_trained_on("pbr-424242", ["synth-*"])
+    assert was_trained_on("real matteo-white/train", ["real matteo-white/train"])
+    assert not was_trained_on("real matteo-white/valid", ["real matteo-white/train"])
+    assert isinstance(trained_domains(), list)  # the shipped models/training.json parses

@@ -139,3 +139,48 @@ def test_steep_share_gives_more_slanted_top_faces():
         return np.mean([v for v in vals if v is not None])
     assert mean_share(1.0) < mean_share(0.0) - 0.05
     assert SceneOptions().steep_share == 0.2
+
+
+# ------------------------------------------------------------------------------------------
+# The "random" style (domain randomisation, issue 16)
+# ------------------------------------------------------------------------------------------
+
+
+def test_classic_style_is_the_default_and_unknown_styles_are_refused():
+    assert SceneOptions().style == "classic"
+    with pytest.raises(ValueError, match="unknown scene style"):
+        render_scene(np.random.default_rng(0), SceneOptions(style="cartoon"))
+
+
+def test_random_style_is_deterministic_and_changes_the_look_not_the_layout():
+    from dataclasses import replace
+    opts = SceneOptions(width=320, height=240, min_dice=4, max_dice=4)
+    a, ta = render_scene(np.random.default_rng([3, 1]), replace(opts, style="random"))
+    b, tb = render_scene(np.random.default_rng([3, 1]), replace(opts, style="random"))
+    c, tc = render_scene(np.random.default_rng([3, 1]), opts)
+    assert np.array_equal(a, b) and ta == tb
+    assert not np.array_equal(a, c)
+    # the random style draws its own choices from a second generator: same dice, same values
+    assert [(t.colour, t.value) for t in ta] == [(t.colour, t.value) for t in tc]
+
+
+def test_family_colours_stay_in_their_family():
+    import cv2
+    from vision.synth.scene import BODY_FAMILIES, family_colour
+    rng = np.random.default_rng(0)
+    for colour, (hues, _, _) in BODY_FAMILIES.items():
+        for _ in range(50):
+            bgr = np.clip(family_colour(rng, colour), 0, 255).astype(np.uint8)
+            h = float(cv2.cvtColor(bgr[None, None], cv2.COLOR_BGR2HSV_FULL)[0, 0, 0]) * 180 / 256
+            assert any(lo - 3 <= h <= hi + 3 for lo, hi in hues) or (colour == "red" and (h <= 12 or h >= 169)), (colour, h)
+
+
+def test_random_style_pips_cover_the_asked_range():
+    from vision.synth.scene import _random_die_style
+    rng = np.random.default_rng(1)
+    styles = [_random_die_style(rng, "red") for _ in range(400)]
+    fracs = [s.pip_frac / 2 for s in styles]  # radius / face side
+    assert 0.06 <= min(fracs) < 0.07 and 0.13 < max(fracs) <= 0.14
+    for s in styles:  # pips never overlap each other or leave the face
+        assert s.pip_spread * 0.5 >= 2 * s.pip_frac * 0.5 and s.pip_spread * 0.5 + s.pip_frac <= 1.0
+    assert {s.pip_style for s in styles} == {"flat", "engraved", "rim"}

@@ -36,6 +36,22 @@ OTHER_DICE = (
 )
 OTHER_WEIGHTS = (0.35, 0.15, 0.1, 0.15, 0.1, 0.15)
 
+STYLES = ("classic", "random")
+
+#: body colour families of the "random" style, OpenCV HSV (H 0..180, S and V 0..1): hue ranges
+#: (two for red, which wraps) and the (S, V) corners the shade is drawn between, light to deep
+#: (purple from lilac to deep violet, blue from sky to navy, red to orange-red, yellow to amber,
+#: green from lime to bottle).
+BODY_FAMILIES = {
+    "red": (((0.0, 9.0), (172.0, 180.0)), (0.62, 0.95), (0.95, 0.45)),
+    "yellow": (((17.0, 32.0),), (0.55, 1.0), (1.0, 0.72)),
+    "purple": (((124.0, 158.0),), (0.28, 0.85), (0.85, 0.28)),
+    "blue": (((97.0, 121.0),), (0.45, 0.95), (0.95, 0.28)),
+    "green": (((37.0, 82.0),), (0.55, 0.85), (0.95, 0.25)),
+}
+PIP_STYLES = ("flat", "engraved", "rim")
+PIP_STYLE_WEIGHTS = (0.4, 0.35, 0.25)
+
 WEBCAM_SIZES = ((640, 480), (1280, 720), (960, 720), (800, 600), (1920, 1080))
 PHONE_SIZES = ((4032, 3024), (3024, 4032), (1920, 1440), (1440, 1920), (2048, 1536), (1080, 1920))
 
@@ -70,6 +86,10 @@ class SceneOptions:
     steep_share: float = 0.2                     # chance the camera looks at 45-58 degrees from
                                                  # straight down (else 0-45): more slanted top faces
     jpeg: bool = True
+    style: str = "classic"                       # "classic": the v1-v9 look (the tuning and held-out
+                                                 # seeds of docs/vision-model.md); "random": domain
+                                                 # randomisation (pip size/shape/colour, body shades,
+                                                 # gloss, flash, light colour, exposure; STYLES)
 
 
 class Camera:
@@ -127,6 +147,7 @@ class _Die:
     def __init__(self, centre, size, rot, body, pip, colour):
         self.centre, self.size, self.rot = centre, size, rot
         self.body, self.pip, self.colour = np.array(body, float), np.array(pip, float), colour
+        self.style = _DieStyle()
 
     def corner_points(self, rounding):
         """Points of a rounded cube's corners (for the silhouette and the shadow)."""
@@ -151,6 +172,56 @@ def _jitter_colour(rng, bgr, hue=6, sat=(0.8, 1.15), val=(0.8, 1.1)):
     return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(float)
 
 
+def _hsv_to_bgr(h, s, v) -> np.ndarray:
+    px = np.float32([[[h * 2.0, s, v]]])  # float HSV: H in degrees, S and V 0..1
+    return cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0].astype(float) * 255.0
+
+
+def family_colour(rng, colour: str) -> np.ndarray:
+    """A body colour (BGR 0..255) drawn from the family of an Encyclopedia colour (random style)."""
+    hues, light, deep = BODY_FAMILIES[colour]
+    lo, hi = hues[int(rng.integers(len(hues)))]
+    t = rng.uniform(0, 1)
+    sat = light[0] + (deep[0] - light[0]) * t + rng.normal(0, 0.05)
+    val = light[1] + (deep[1] - light[1]) * t + rng.normal(0, 0.05)
+    return _hsv_to_bgr(rng.uniform(lo, hi), float(np.clip(sat, 0.2, 1)), float(np.clip(val, 0.18, 1)))
+
+
+#: "other" dice of the random style: (body BGR, pip BGR choices, kind); kind "marbled" and
+#: "translucent" change how the body is drawn
+OTHER_RANDOM = (
+    ((236, 238, 238), ((25, 25, 25),), "plain"),
+    ((200, 225, 238), ((30, 30, 35), (40, 150, 200)), "plain"),        # ivory, black or gold pips
+    ((185, 185, 185), ((20, 20, 20),), "plain"),
+    ((30, 30, 32), ((235, 235, 235), (60, 170, 215)), "plain"),        # black, white or gold pips
+    ((80, 80, 82), ((240, 240, 240),), "plain"),
+    ((230, 232, 232), ((40, 40, 180),), "plain"),
+    ((220, 222, 222), ((20, 20, 20), (60, 170, 215)), "marbled"),
+    ((60, 60, 60), ((240, 240, 240), (60, 170, 215)), "marbled"),
+    ((225, 230, 235), ((25, 25, 25), (240, 240, 240)), "translucent"),
+    ((90, 95, 100), ((240, 240, 240),), "translucent"),
+)
+
+
+@dataclass
+class _DieStyle:
+    pip_frac: float = 0.18     # pip radius as a fraction of the face's half side
+    pip_spread: float = 0.95   # pip layout scale (corner pips at +-0.5 x this, of the half side)
+    pip_style: str = "flat"
+    body_kind: str = "plain"   # plain | marbled | translucent
+    gloss: float = 0.0         # strength of the specular highlight
+    shininess: float = 20.0
+
+
+def _random_die_style(rng, colour: str) -> "_DieStyle":
+    frac = rng.uniform(0.06, 0.14) * 2          # radius / face side 0.06..0.14 -> of the half side
+    lo, hi = max(0.8, 2.15 * frac), min(1.3, 2 * (0.97 - frac))
+    spread = rng.uniform(lo, max(lo, hi))
+    style = str(rng.choice(PIP_STYLES, p=PIP_STYLE_WEIGHTS))
+    gloss = rng.uniform(0.0, 0.9) if rng.random() < 0.7 else 0.0
+    return _DieStyle(frac, spread, style, "plain", gloss, float(rng.uniform(8, 60)))
+
+
 def _choose_dice_colours(rng, n, opts):
     kind = rng.random()
     if kind < opts.other_share * 0.6:          # only other dice (e.g. white dice on a desk)
@@ -168,6 +239,12 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
     W, H = opts.width, opts.height
     if W < 16 or H < 16:
         raise ValueError(f"scene too small: {W}x{H} (need at least 16x16)")
+    if opts.style not in STYLES:
+        raise ValueError(f"unknown scene style {opts.style!r}; use one of {STYLES}")
+    # the random style draws its own choices from a child generator (spawning draws nothing from
+    # ``rng``), so the classic style's scenes stay exactly what they were and a random-style
+    # scene places the same dice as the classic scene of the same generator
+    srng = rng.spawn(1)[0] if opts.style == "random" else None
     n = int(rng.integers(opts.min_dice, opts.max_dice + 1))
     long_side = max(W, H)
     die_px = rng.uniform(*opts.die_px) * long_side
@@ -184,6 +261,15 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
     ambient = rng.uniform(0.35, 0.6)
     rounding = rng.uniform(0.12, 0.3)
     pip_radius = rng.uniform(0.15, 0.21)
+    flash = False
+    if srng is not None:
+        rounding = srng.uniform(0.08, 0.38)
+        ambient = srng.uniform(0.2, 0.65)
+        if srng.random() < 0.15:  # phone flash: the light sits at the camera
+            flash = True
+            light = cam.pos / np.linalg.norm(cam.pos)
+            ambient = srng.uniform(0.15, 0.35)
+        cream = srng.random() < 0.3
 
     # place dice: sample image points, back-project onto the table, reject overlaps
     dice: list[_Die] = []
@@ -229,7 +315,21 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
                 body = _jitter_colour(rng, BODY_BGR[colour])
                 pip = (235, 238, 240)
             pip = np.clip(np.array(pip, float) * rng.uniform(0.92, 1.05), 0, 255)
+            style = _DieStyle(pip_frac=pip_radius)
+            if srng is not None:
+                style = _random_die_style(srng, colour)
+                if colour == "other":
+                    o_body, o_pips, style.body_kind = OTHER_RANDOM[int(srng.integers(len(OTHER_RANDOM)))]
+                    body = _jitter_colour(srng, o_body, hue=4, sat=(0.8, 1.2), val=(0.85, 1.08))
+                    pip = np.array(o_pips[int(srng.integers(len(o_pips)))], float)
+                else:
+                    body = family_colour(srng, colour)
+                    pip = np.array((200, 228, 242) if cream else (238, 240, 242), float)
+                    if srng.random() < 0.04:  # unpainted engraved pips: only their shadow shows
+                        pip, style.pip_style = body.copy(), "engraved"
+                pip = np.clip(pip * srng.uniform(0.9, 1.04), 0, 255)
             dice.append(_Die(centre, size, rot, body, pip, colour))
+            dice[-1].style = style
             break
 
     img = backgrounds.background(rng, H, W)
@@ -246,6 +346,7 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
             continue
         col = _jitter_colour(rng, BODY_BGR[str(rng.choice(COLOURS))]) if rng.random() < 0.8 else rng.uniform(0, 255, 3)
         distractors.append(_Die(centre, s_cube, orientation(1, rng.uniform(0, 6.3)), col, col, "none"))
+        distractors[-1].style = _DieStyle()
 
     # soft shadows
     shadow = np.zeros((H, W), np.float32)
@@ -256,8 +357,12 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
         hull = cv2.convexHull(p2.astype(np.float32))
         _poly(shadow, hull[:, 0, :], 1.0)
     k = max(1.0, die_px * rng.uniform(0.05, 0.2))
+    if srng is not None and srng.random() < 0.35:  # hard shadows (a small, bright light)
+        k = max(0.6, die_px * srng.uniform(0.008, 0.04))
     shadow = cv2.GaussianBlur(shadow, (0, 0), k)
     img *= (1 - rng.uniform(0.25, 0.6) * shadow)[..., None]
+    view_dir = cam.pos / np.linalg.norm(cam.pos)
+    half_vec = (light + view_dir) / np.linalg.norm(light + view_dir)
 
     # draw far to near
     order = sorted(dice + distractors, key=lambda d: -float(cam.project(d.centre[None])[1][0]))
@@ -268,7 +373,13 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
         p2, _ = cam.project(pts)
         hull = cv2.convexHull(p2.astype(np.float32))[:, 0, :]
         edge_shade = ambient + (1 - ambient) * 0.45
-        _poly(img, hull, tuple(d.body * edge_shade * rng.uniform(0.7, 0.9)))
+        body = d.body
+        if d.style.body_kind == "translucent":  # the table shows through the body
+            x0, y0 = np.clip(hull.min(0).astype(int), 0, (W - 1, H - 1))
+            x1, y1 = np.clip(hull.max(0).astype(int) + 1, 1, (W, H))
+            under = img[y0:y1, x0:x1].reshape(-1, 3).mean(0) if x1 > x0 and y1 > y0 else body
+            body = 0.6 * body + 0.4 * under * 1.2
+        _poly(img, hull, tuple(body * edge_shade * rng.uniform(0.7, 0.9)))
         for value, n_loc, u_loc, v_loc in FACES:
             n_w = d.rot @ n_loc
             fc = d.centre + n_w * d.size / 2
@@ -279,14 +390,35 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
             shade = ambient + (1 - ambient) * diffuse
             half = d.size / 2 * (1 - rounding * 0.35)
             outline = fc + (face_outline[:, :1] * u_w + face_outline[:, 1:] * v_w) * half
-            _poly(img, cam.project(outline)[0], tuple(np.clip(d.body * shade * 1.05, 0, 255)))
+            face_bgr = body * shade * 1.05
+            if d.style.gloss:
+                face_bgr = face_bgr + 255 * d.style.gloss * max(0.0, float(n_w @ half_vec)) ** d.style.shininess
+            _poly(img, cam.project(outline)[0], tuple(np.clip(face_bgr, 0, 255)))
             if d.colour == "none":
                 continue
-            pr = pip_radius * half
+            if srng is not None:
+                _face_details(srng, img, cam, d, fc, u_w, v_w, half, face_bgr)
+            pr = d.style.pip_frac * half
+            spread = d.style.pip_spread
+            # the side of an engraved pip towards the light lies in its own shadow
+            l_face = light - n_w * float(light @ n_w)
+            l_uv = np.array([float(l_face @ u_w), float(l_face @ v_w)])
+            l_uv = l_uv / max(np.linalg.norm(l_uv), 1e-6)
             for pu, pv in PIP_LAYOUTS[value]:
-                pc = fc + (pu * u_w + pv * v_w) * half * 0.95
+                pc = fc + (pu * u_w + pv * v_w) * half * spread
                 circ = pc + (_CIRCLE[:, :1] * u_w + _CIRCLE[:, 1:] * v_w) * pr
-                _poly(img, cam.project(circ)[0], tuple(np.clip(d.pip * shade * 0.95, 0, 255)))
+                pip_bgr = np.clip(d.pip * shade * 0.95, 0, 255)
+                if d.style.pip_style == "flat":
+                    _poly(img, cam.project(circ)[0], tuple(pip_bgr))
+                elif d.style.pip_style == "rim":
+                    rim = pc + (_CIRCLE[:, :1] * u_w + _CIRCLE[:, 1:] * v_w) * pr * 1.22
+                    _poly(img, cam.project(rim)[0], tuple(np.clip(body * shade * 0.35, 0, 255)))
+                    _poly(img, cam.project(circ)[0], tuple(pip_bgr))
+                else:  # engraved: a dark hole, its lit part shifted away from the light
+                    _poly(img, cam.project(circ)[0], tuple(np.clip(0.5 * pip_bgr * 0.55 + 0.5 * face_bgr * 0.3, 0, 255)))
+                    lit = pc - (l_uv[0] * u_w + l_uv[1] * v_w) * pr * 0.22
+                    lit = lit + (_CIRCLE[:, :1] * u_w + _CIRCLE[:, 1:] * v_w) * pr * 0.76
+                    _poly(img, cam.project(lit)[0], tuple(pip_bgr))
         if d.colour == "none":
             if extras is not None:
                 x0, y0 = np.maximum(hull.min(0), 0)
@@ -319,13 +451,60 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
             top_box=(float(tx0), float(ty0), float(tw), float(th)),
             partial=partial, top_visible=float(inside))
 
+    if flash:  # a flash lights the near table and leaves the rest darker
+        yy, xx = np.mgrid[0:H:8, 0:W:8].astype(np.float32)
+        fall = 1 - srng.uniform(0.3, 0.6) * (((xx / W - 0.5) ** 2 + (yy / H - 0.5) ** 2) * 2)
+        img = img * cv2.resize(fall, (W, H))[..., None]
     img = _photo_effects(rng, img, die_px)
+    if srng is not None:
+        img = _random_photo_effects(srng, img)
     if opts.jpeg:
         q = int(rng.integers(35, 96))
+        if srng is not None:
+            q = int(srng.integers(25, 96))
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     truths = [truths_by_die[id(d)] for d in dice if id(d) in truths_by_die]
     return img, truths
+
+
+def _face_details(srng, img, cam, d, fc, u_w, v_w, half, face_bgr):
+    """Random style: marbled streaks on a marbled die's face, now and then a glint."""
+    if d.style.body_kind == "marbled":
+        for _ in range(int(srng.integers(2, 5))):
+            a, b = srng.uniform(-0.85, 0.85, 2), srng.uniform(-0.85, 0.85, 2)
+            w = srng.uniform(0.04, 0.12)
+            n = np.array([-(b - a)[1], (b - a)[0]]) / max(np.linalg.norm(b - a), 1e-6) * w
+            quad = np.array([a + n, b + n, b - n, a - n])
+            pts = fc + (quad[:, :1] * u_w + quad[:, 1:] * v_w) * half
+            tone = face_bgr * srng.uniform(0.55, 0.8) if srng.random() < 0.5 else face_bgr + (255 - face_bgr) * 0.5
+            _poly(img, cam.project(pts)[0], tuple(np.clip(tone, 0, 255)))
+    if d.style.gloss > 0.3 and srng.random() < 0.25:
+        c = srng.uniform(-0.75, 0.75, 2)
+        ang = srng.uniform(0, np.pi)
+        ax = np.array([np.cos(ang), np.sin(ang)])
+        ell = c + _CIRCLE[:, :1] * ax * srng.uniform(0.1, 0.3) + _CIRCLE[:, 1:] * ax[::-1] * [-1, 1] * srng.uniform(0.03, 0.08)
+        pts = fc + (ell[:, :1] * u_w + ell[:, 1:] * v_w) * half
+        _poly(img, cam.project(pts)[0], tuple(np.clip(face_bgr + (255 - face_bgr) * 0.7, 0, 255)))
+
+
+def _random_photo_effects(srng, img):
+    """Random style: white balance and exposure errors, mixed light colours, chroma noise."""
+    H, W = img.shape[:2]
+    img = img.astype(np.float32)
+    wb = srng.uniform(0.78, 1.22, 3)
+    exposure = float(np.clip(srng.lognormal(0, 0.3), 0.5, 1.9))
+    img = img * (wb * exposure)
+    if srng.random() < 0.3:  # mixed light: a warm and a cool source from two sides
+        t = np.linspace(0, 1, W, dtype=np.float32)[None, :, None]
+        warm, cool = np.array([0.85, 0.97, 1.12], np.float32), np.array([1.12, 1.0, 0.88], np.float32)
+        if srng.random() < 0.5:
+            warm, cool = cool, warm
+        img = img * (warm * (1 - t) + cool * t)
+    if srng.random() < 0.4:
+        sigma = srng.uniform(2, 8)
+        img = img + srng.normal(0, sigma, (H, W, 3)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def _photo_effects(rng, img, die_px):

@@ -28,7 +28,7 @@ def cmd_cache(a):
     from vision.synth.scene import SceneOptions
     from .data import build_cache
     base = replace(SceneOptions(), distractor_rate=a.distractor_rate, touching_rate=a.touching_rate,
-                   steep_share=a.steep_share)
+                   steep_share=a.steep_share, style=a.style)
     build_cache(a.out, a.seed, a.count, workers=a.workers, base=base, negatives_from=a.negatives_from)
 
 
@@ -51,7 +51,7 @@ def cmd_classifier(a):
         for _ in range(a.real_repeat):
             sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
     train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, upright=a.upright,
-                     ema_decay=a.ema, stop_after=a.stop_after)
+                     ema_decay=a.ema, stop_after=a.stop_after, photo=a.photo_aug)
 
 
 def cmd_real_crops(a):
@@ -108,6 +108,8 @@ def main(argv=None):
                    help="share of scenes seen at a steep angle (45-58 degrees; more slanted top faces)")
     p.add_argument("--negatives-from", type=Path, default=None,
                    help="model dir whose detector proposes hard negatives (its proposals away from dice)")
+    p.add_argument("--style", choices=("classic", "random"), default="classic",
+                   help="scene style: classic (v1-v9) or random (domain randomisation, issue 16)")
     p.set_defaults(fn=cmd_cache)
     for name, fn in (("detector", cmd_detector), ("classifier", cmd_classifier)):
         p = sub.add_parser(name)
@@ -129,6 +131,8 @@ def main(argv=None):
             p.add_argument("--real-repeat", type=int, default=1)
             p.add_argument("--upright", action="store_true",
                            help="no 90-degree turns in the augmentation (keeps the image's up: v5)")
+            p.add_argument("--photo-aug", action="store_true",
+                           help="also lose resolution, blur, add noise and a contrast curve (issue 16)")
         p.set_defaults(fn=fn)
     p = sub.add_parser("real-crops", help="classifier crops from the real photos' train split")
     p.add_argument("--split", default="train")

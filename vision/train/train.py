@@ -148,12 +148,49 @@ def train_detector(caches, epochs, out: Path, seed=0, batch=16, lr=3e-3, init: P
     return model
 
 
-def _augment_crops(x, gen, upright=False):
+def _blur(x, sigma: float):
+    """Gaussian blur of a batch [N,3,S,S] with one sigma (separable, replicated border)."""
+    r = max(1, int(round(2.5 * sigma)))
+    t = torch.arange(-r, r + 1, dtype=x.dtype, device=x.device)
+    k = torch.exp(-(t ** 2) / (2 * sigma ** 2))
+    k = k / k.sum()
+    c = x.shape[1]
+    x = F.pad(x, (r, r, r, r), mode="replicate")
+    x = F.conv2d(x, k.view(1, 1, 1, -1).repeat(c, 1, 1, 1), groups=c)
+    return F.conv2d(x, k.view(1, 1, -1, 1).repeat(c, 1, 1, 1), groups=c)
+
+
+def _augment_photo(x, gen):
+    """Photo faults the renderers may not show (issue 16): lost resolution (down- and
+    up-scaled), blur, sensor noise and a contrast curve, each on a random part of the batch."""
+    n, dev = x.shape[0], x.device
+
+    def some(p):
+        return (torch.rand(n, device=dev, generator=gen) < p)[:, None, None, None]
+
+    def uni(lo, hi, shape=(1,)):
+        return torch.empty(shape, device=dev).uniform_(lo, hi, generator=gen)
+
+    size = x.shape[-1]
+    small = max(12, int(size * float(uni(0.3, 0.8))))
+    low = F.interpolate(F.interpolate(x, size=(small, small), mode="area"), size=(size, size), mode="bilinear",
+                        align_corners=False)
+    x = torch.where(some(0.3), low, x)
+    x = torch.where(some(0.3), _blur(x, float(uni(0.5, 1.4))), x)
+    gamma = uni(0.7, 1.45, (n, 1, 1, 1))
+    x = torch.where(some(0.5), x.clamp(1e-4, 1) ** gamma, x)
+    noise = torch.randn(x.shape, device=dev, generator=gen) * uni(0.01, 0.06, (n, 1, 1, 1))
+    return torch.where(some(0.4), x + noise, x).clamp(0, 1)
+
+
+def _augment_crops(x, gen, upright=False, photo=False):
     """Colour gains, then each crop mirrored left-right half the time. Without ``upright`` the
     batch is also turned a random number of quarter turns; ``upright`` keeps the image's up,
     the cue that tells the top face (it lies above the side faces whenever the camera looks at
-    the table obliquely)."""
+    the table obliquely). ``photo`` adds ``_augment_photo``."""
     x = _augment_colour(x, gen)
+    if photo:
+        x = _augment_photo(x, gen)
     if not upright:
         k = int(torch.randint(0, 4, (1,), generator=gen, device=gen.device))
         x = torch.rot90(x, k, (2, 3))
@@ -161,11 +198,11 @@ def _augment_crops(x, gen, upright=False):
     return torch.where(flip[:, None, None, None], x.flip(3), x)
 
 
-def classifier_loss(model, batch: dict, gen, upright=True):
+def classifier_loss(model, batch: dict, gen, upright=True, photo=False):
     """Die/not-die BCE + value and colour cross-entropy (label smoothing 0.02) where labelled.
     ``batch``: crops uint8 [N,S,S,3], value, colour (-1 = no label), die. Returns (loss,
     (value right, values labelled, value and colour right))."""
-    x = _augment_crops(batch["crops"].permute(0, 3, 1, 2).float() / 255, gen, upright)
+    x = _augment_crops(batch["crops"].permute(0, 3, 1, 2).float() / 255, gen, upright, photo)
     v_t, c_t, d_t = batch["value"].long(), batch["colour"].long(), batch["die"].float()
     v, c, d = model.forward_raw(x)
     loss = F.binary_cross_entropy_with_logits(d[:, 0], d_t)
@@ -182,9 +219,10 @@ def classifier_loss(model, batch: dict, gen, upright=True):
 
 
 def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: Path | None = None, log=print,
-                     upright=False, ema_decay: float | None = None, stop_after: int | None = None):
+                     upright=False, ema_decay: float | None = None, stop_after: int | None = None,
+                     photo=False):
     """``sets``: list of dicts with crops (uint8 NxSxSx3), value, colour, die arrays. Saves
-    (and stops) like ``train_detector``."""
+    (and stops) like ``train_detector``; ``photo``: ``_augment_photo`` on every batch."""
     run_epochs = _epochs_run(epochs, stop_after)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -211,7 +249,8 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
         for bi in range(nb):
             idx = np.sort(perm[bi * batch:(bi + 1) * batch])
             loss, (r, n, _) = classifier_loss(model, {"crops": torch.from_numpy(crops[idx]), "value": value[idx],
-                                                      "colour": colour[idx], "die": die[idx]}, gen, upright)
+                                                      "colour": colour[idx], "die": die[idx]}, gen, upright,
+                                              photo)
             correct += r
             count += n
             opt.zero_grad()
