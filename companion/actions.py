@@ -389,63 +389,63 @@ def _is_int(v: Any) -> bool:
 def _parse(kind: str, v: Any, where: str) -> Any:
     if kind == "int":
         if not _is_int(v):
-            raise BadActionError(f"{where}: expected a whole number, got {v!r}")
+            raise BadActionError("json.not_int", where=where, got=v)
         return v
     if kind == "oint":
         return None if v is None else _parse("int", v, where)
     if kind == "str":
         if not isinstance(v, str):
-            raise BadActionError(f"{where}: expected text, got {v!r}")
+            raise BadActionError("json.not_text", where=where, got=v)
         return v
     if kind == "ostr":
         return None if v is None else _parse("str", v, where)
     if kind == "bool":
         if not isinstance(v, bool):
-            raise BadActionError(f"{where}: expected true or false, got {v!r}")
+            raise BadActionError("json.not_bool", where=where, got=v)
         return v
     if kind in ("strs", "ostrs"):
         if v is None and kind == "ostrs":
             return None
         if not isinstance(v, (list, tuple)):
-            raise BadActionError(f"{where}: expected a list of words, got {v!r}")
+            raise BadActionError("json.not_words", where=where, got=v)
         return tuple(_parse("str", x, where) for x in v)
     if kind == "ints":
         if not isinstance(v, (list, tuple)):
-            raise BadActionError(f"{where}: expected a list of numbers, got {v!r}")
+            raise BadActionError("json.not_numbers", where=where, got=v)
         return tuple(_parse("int", x, where) for x in v)
     if kind == "dice":
         if not isinstance(v, (list, tuple)):
-            raise BadActionError(f"{where}: expected a list of [colour, value] dice, got {v!r}")
+            raise BadActionError("json.not_dice", where=where, got=v)
         out = []
         for x in v:
             if not isinstance(x, (list, tuple)) or len(x) != 2:
-                raise BadActionError(f"{where}: each die is [colour, value], got {x!r}")
+                raise BadActionError("json.not_die", where=where, got=x)
             out.append((_parse("str", x[0], where), _parse("int", x[1], where)))
         return tuple(out)
     if kind == "pairs":
         if not isinstance(v, (list, tuple)):
-            raise BadActionError(f"{where}: expected a list of [card, category] pairs, got {v!r}")
+            raise BadActionError("json.not_pairs", where=where, got=v)
         out = []
         for x in v:
             if not isinstance(x, (list, tuple)) or len(x) != 2:
-                raise BadActionError(f"{where}: each entry is [card, category], got {x!r}")
+                raise BadActionError("json.not_pair", where=where, got=x)
             out.append((_parse("int", x[0], where), _parse("str", x[1], where)))
         return tuple(out)
     if kind == "spend":
         if isinstance(v, Spend):
             return v
         if not isinstance(v, dict):
-            raise BadActionError(f"{where}: expected an object, got {v!r}")
+            raise BadActionError("json.not_object", where=where, got=v)
         return _build(Spend, v, where)
     if kind == "oobject":
         if v is None:
             return None
         if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
-            raise BadActionError(f"{where}: expected an object (or null), got {v!r}")
+            raise BadActionError("json.not_object_or_null", where=where, got=v)
         return v
     if kind == "seats":
         if not isinstance(v, (list, tuple)):
-            raise BadActionError(f"{where}: expected a list of seats, got {v!r}")
+            raise BadActionError("json.not_seats", where=where, got=v)
         return tuple(x if isinstance(x, SeatConfig) else _build(SeatConfig, x, where) for x in v)
     raise AssertionError(kind)
 
@@ -464,28 +464,28 @@ def _kind_of(cls: type, name: str) -> str:
 
 def _build(cls: type, d: Any, where: str) -> Any:
     if not isinstance(d, dict):
-        raise BadActionError(f"{where}: expected an object, got {d!r}")
+        raise BadActionError("json.not_object", where=where, got=d)
     names = {f.name for f in fields(cls)}
     unknown = [k for k in d if k not in names and k != "type"]
     if unknown:
-        raise BadActionError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}")
+        raise BadActionError("json.unknown_fields", where=where, fields=[repr(k) for k in unknown])
     kwargs = {}
     for f in fields(cls):
         if f.name in d:
             kwargs[f.name] = _parse(_kind_of(cls, f.name), d[f.name], f"{where}.{f.name}")
         elif f.default is MISSING and f.default_factory is MISSING:
-            raise BadActionError(f"{where}: missing field {f.name!r}")
+            raise BadActionError("json.missing_field", where=where, field=f.name)
     return cls(**kwargs)
 
 
 def action_from_json(d: Any) -> Action:
     """The action a ``to_json()`` dict describes; ``BadActionError`` if it describes none."""
     if not isinstance(d, dict):
-        raise BadActionError(f"an action must be a JSON object, got {type(d).__name__}")
+        raise BadActionError("json.action_not_object", type=type(d).__name__)
     t = d.get("type")
     cls = ACTION_TYPES.get(t) if isinstance(t, str) else None
     if cls is None:
-        raise BadActionError(f"unknown action type {t!r}; known: {', '.join(sorted(ACTION_TYPES))}")
+        raise BadActionError("json.unknown_type", got=t, known=sorted(ACTION_TYPES))
     return _build(cls, d, t)
 
 
@@ -494,39 +494,38 @@ _CHECKERS: dict[type, Any] = {}
 
 def _check_spend(v: Any) -> None:
     if type(v) is not Spend:
-        raise BadActionError(f"spend: expected a Spend, got {v!r}")
+        raise BadActionError("json.not_spend", got=v)
     for sf in ("coins", "tokens", "seals", "seals_for_coins"):
         x = getattr(v, sf)
         if type(x) is not int or x < 0:
-            raise BadActionError(f"spend.{sf} must be a whole number 0 or more, got {x!r}")
+            raise BadActionError("json.spend_count", field=sf, got=x)
     for sf in ("colour", "colour_by"):
         x = getattr(v, sf)
         if x is not None and type(x) is not str:
-            raise BadActionError(f"spend.{sf} must be text, got {x!r}")
+            raise BadActionError("json.spend_text", field=sf, got=x)
 
 
 def _slow(cls: type, name: str, kind: str, v: Any) -> None:
     """The full parser, for its error message (raises BadActionError)."""
     _parse(kind, v, f"{cls.TYPE}.{name}")
-    raise BadActionError(f"{cls.TYPE}.{name}: wrong shape {v!r}: build actions with tuples and Spend/SeatConfig "
-                         "objects, or read them with action_from_json")
+    raise BadActionError("json.wrong_shape", where=f"{cls.TYPE}.{name}", got=v)
 
 
 def _check_seat(x: Any, where: str) -> None:
     """The specific error for a malformed ``SeatConfig`` (raises BadActionError)."""
     if type(x) is not SeatConfig:
-        raise BadActionError(f"{where}: each seat is a SeatConfig, got {x!r}")
+        raise BadActionError("json.not_seat", where=where, got=x)
     if type(x.name) is not str:
-        raise BadActionError(f"{where}.name: expected text, got {x.name!r}")
+        raise BadActionError("json.not_text", where=f"{where}.name", got=x.name)
     if type(x.kind) is not str:
-        raise BadActionError(f"{where}.kind: expected text, got {x.kind!r}")
+        raise BadActionError("json.not_text", where=f"{where}.kind", got=x.kind)
     for k in ("behaviour", "scoring"):
         v = getattr(x, k)
         if v is not None and type(v) is not str:
-            raise BadActionError(f"{where}.{k}: expected text, got {v!r}")
+            raise BadActionError("json.not_text", where=f"{where}.{k}", got=v)
     p = x.priority
     if p is not None and (type(p) is not tuple or any(type(c) is not str for c in p)):
-        raise BadActionError(f"{where}.priority: expected a tuple of continents, got {p!r}")
+        raise BadActionError("json.not_priority", where=f"{where}.priority", got=p)
 
 
 def _compile_checker(cls: type):
@@ -600,7 +599,7 @@ def actions_to_json(actions) -> list[dict[str, Any]]:
 
 def actions_from_json(items) -> list[Action]:
     if not isinstance(items, list):
-        raise BadActionError("an action list must be a JSON list")
+        raise BadActionError("json.not_action_list")
     return [action_from_json(x) for x in items]
 
 

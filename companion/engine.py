@@ -19,7 +19,7 @@ from companion.actions import (
 )
 from companion.content.board import Board
 from companion.content.experts import EXPERTS, expert_by_name
-from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY
+from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY, close_matches
 from companion.engine_board import board_from_values
 from companion.engine_automa import BEHAVIOURS, SCORING_IDS, automa_slot_order, behaviour_row
 from companion.errors import (
@@ -27,6 +27,7 @@ from companion.errors import (
     ExpertSlotError, GameOverError, NoSuchDieError, NotEnoughError, NotYourTurnError,
     PublicationError, RuleError, SetupError, WrongColourError,
 )
+from companion.messages import Msg
 from companion.state import Card, Seat, State
 
 EXPERT = {e.name: e for e in EXPERTS}
@@ -203,9 +204,9 @@ def apply(st: State, action: Action) -> State:
     """Apply ``action`` after checking every rule; on a ``RuleError`` the state is untouched."""
     door = _DOOR.get(type(action))
     if door is None:
-        raise BadActionError(f"not an action: {action!r}")
+        raise BadActionError("action.not_an_action", got=action)
     if not st.tasks:
-        raise GameOverError("the game is over: no more actions can be entered")
+        raise GameOverError("turn.game_over")
     door[1](action)  # field types (BadActionError naming the field)
     door[0](st, action, True)
     st.n_actions += 1
@@ -233,63 +234,77 @@ def replay(actions: Iterable[Action], board: Board | None = None, checked: bool 
 # --------------------------------------------------------------------------- helpers
 
 
-def _cap(c: str) -> str:
-    return c.capitalize()
-
-
 def _expect(st: State, kind: str, seat: int | None, what: str) -> tuple:
+    """The top task when it is ``kind`` (of ``seat``); else ``NotYourTurnError`` (``what``: the
+    message key of what was tried, e.g. ``"what.take_die"``)."""
     t = st.tasks[-1]
     if t[0] != kind or (seat is not None and t[1] != seat):
         p = pending_of(st)
         if p.kind == kind:
-            raise NotYourTurnError(f"it is {_seat_name(st, p.seat)}'s turn to {_VERB.get(kind, kind.replace('_', ' '))} "
-                                   f"(seat {p.seat}), not {_seat_name(st, seat)}'s (seat {seat})")
-        raise NotYourTurnError(f"{what} is not possible now: the game waits for {_describe_pending(st, p)}")
+            raise NotYourTurnError("turn.not_yours", seat=_seat_name(st, p.seat), verb=Msg(_VERB[kind]), n=p.seat,
+                                   other=_seat_name(st, seat), other_n=seat)
+        raise NotYourTurnError("turn.not_now", what=Msg(what), pending=_describe_pending(st, p))
     return t
 
 
-_VERB = {"take_die": "take a die", "action": "do an action", "research": "place research cubes",
-         "choose_animal": "take an animal card", "choose_expert": "take an expert card", "roll_dice": "roll dice",
-         "place_dice": "place dice", "seal_offer": "use a royal seal or pass", "roll_die": "roll the seal-action die"}
+#: the task a seat was expected to answer -> what that seat does (message keys)
+_VERB = {"take_die": "verb.take_die", "action": "verb.action", "research": "verb.research",
+         "choose_animal": "verb.choose_animal", "choose_expert": "verb.choose_expert", "roll_dice": "verb.roll_dice",
+         "place_dice": "verb.place_dice", "roll_die": "verb.roll_die"}
 
 
-def _seat_name(st: State, i: int | None) -> str:
-    return st.seats[i].name if i is not None and 0 <= i < len(st.seats) else f"seat {i}"
+def _seat_name(st: State, i: int | None) -> str | Msg:
+    return st.seats[i].name if i is not None and 0 <= i < len(st.seats) else Msg("seat.number", n=i)
 
 
-def _card_name(st: State, cid: int) -> str:
+def card_label(c: Card) -> str | Msg:
+    """The card as the table knows it: its name, or 'Asia animal #3' / 'Sepultus Creatura #3'
+    (``Card.label()`` as a message, so the app can word it in the player's language)."""
+    if c.name:
+        return c.name
+    if c.sepultus:
+        return Msg("card.sepultus", n=c.id)
+    return Msg("card.unnamed", continent=c.continent, n=c.id)
+
+
+def _card_name(st: State, cid: int) -> str | Msg:
     """'Panda (card #3)', 'Asia animal #3' or 'card #99': the card as the table knows it."""
     if not 0 <= cid < len(st.cards):
-        return f"card #{cid}"
-    label = st.cards[cid].label()
-    return label if f"#{cid}" in label else f"{label} (card #{cid})"
+        return Msg("card.number", n=cid)
+    c = st.cards[cid]
+    label = card_label(c)
+    return label if isinstance(label, Msg) else Msg("card.named_number", card=label, n=cid)
 
 
-def _describe_pending(st: State, p: Pending) -> str:
-    name = (f"{st.seats[p.seat].name} (seat {p.seat})" if p.seat is not None and p.seat < len(st.seats) else "the table")
-    k = p.kind
-    text = {
-        "start_game": "the game set-up",
-        "reveal_expert": "the next expert card revealed into the display",
-        "reveal_animal": "the next animal card revealed into the display",
-        "reveal_round_token": "the round token to be turned over",
-        "choose_animal": f"{name} to take an animal card" + (" from the deck" if p.from_deck else ""),
-        "choose_expert": f"{name} to take an expert card" + (" from the deck" if p.from_deck else ""),
-        "roll_dice": f"{name} to roll {p.count} dice",
-        "place_dice": f"{name} to place the rolled dice",
-        "take_die": f"{name} to take a die",
-        "action": f"{name} to do an action with the die taken",
-        "research": f"{name} to place research cubes (expedition value {p.value})",
-        "seal_action": f"{name} to use a royal seal for an extra action or pass",
-        "roll_die": f"the roll of {name}'s seal-action die",
-        "game_over": "nothing (the game is over)",
-    }[k]
-    return text
+_PENDING = {
+    "start_game": "pending.start_game",
+    "reveal_expert": "pending.reveal_expert",
+    "reveal_animal": "pending.reveal_animal",
+    "reveal_round_token": "pending.reveal_round_token",
+    "choose_animal": "pending.choose_animal",
+    "choose_expert": "pending.choose_expert",
+    "roll_dice": "pending.roll_dice",
+    "place_dice": "pending.place_dice",
+    "take_die": "pending.take_die",
+    "action": "pending.action",
+    "research": "pending.research",
+    "seal_action": "pending.seal_action",
+    "roll_die": "pending.roll_die",
+    "game_over": "pending.game_over",
+}
+_PENDING_DECK = {"choose_animal": "pending.choose_animal_deck", "choose_expert": "pending.choose_expert_deck"}
+
+
+def _describe_pending(st: State, p: Pending) -> Msg:
+    who = (Msg("who.seat", name=st.seats[p.seat].name, n=p.seat) if p.seat is not None and p.seat < len(st.seats)
+           else Msg("who.table"))
+    key = _PENDING_DECK[p.kind] if p.from_deck and p.kind in _PENDING_DECK else _PENDING[p.kind]
+    return Msg(key, who=who, count=p.count, value=p.value)
 
 
 def _seat_ok(st: State, seat: int) -> Seat:
     if not 0 <= seat < len(st.seats):
-        raise BadActionError(f"there is no seat {seat} (seats are 0..{len(st.seats) - 1})")
+        raise BadActionError("seat.no_such", n=seat, last=len(st.seats) - 1)
     return st.seats[seat]
 
 
@@ -418,35 +433,36 @@ def _resolve_spend(st: State, s: Seat, sp: Spend, expedition: bool, check: bool,
     tokens = sp.tokens
     if sp.colour is not None and sp.colour != colour:
         if check and sp.colour not in board.colours:
-            raise BadActionError(f"unknown colour {sp.colour!r}: colours are {', '.join(board.colours)}")
+            raise BadActionError("spend.unknown_colour", got=sp.colour, colours=board.colours)
         if sp.colour_by == "seal":
             if check and sp.seals < 1:
-                raise BadActionError("a colour change paid by a royal seal needs that seal among the seals spent (seals=1 or more)")
+                raise BadActionError("spend.seal_colour_needs_seal")
         else:
             if check and sp.colour_by not in (None, "token"):
-                raise BadActionError(f"colour_by must be 'token' or 'seal', got {sp.colour_by!r}")
+                raise BadActionError("spend.bad_colour_by", got=sp.colour_by)
             tokens += 1
         colour = sp.colour
     elif check and sp.colour_by is not None:
-        raise BadActionError(f"the die is already {colour}: nothing to pay a colour change with")
+        raise BadActionError("spend.already_colour", colour=colour)
     if check:
         if sp.tokens and not expedition:
-            raise BadActionError(f"expedition tokens add +2 only to an Expedition, not to {what}")
+            raise BadActionError("spend.tokens_not_expedition", what=Msg(what))
         x_coins, x_tokens, x_seals = extra
         if tokens - sp.tokens > s.tokens:
-            raise NotEnoughError(f"changing the die's colour needs 1 expedition token; {s.name} has {s.tokens}")
+            raise NotEnoughError("spend.colour_token_short", seat=s.name, have=s.tokens)
         if tokens > s.tokens + x_tokens:
-            raise NotEnoughError(f"this needs {tokens} expedition token(s); {s.name} has {s.tokens}"
-                                 + (f" (+{x_tokens} from this action's reputation)" if x_tokens else ""))
+            raise NotEnoughError("spend.tokens_short", need=tokens, seat=s.name, have=s.tokens, extra=_from_rep(x_tokens))
         seals = sp.seals + sp.seals_for_coins
         if seals > s.seals + x_seals or (sp.colour_by == "seal" and s.seals < 1):
-            raise NotEnoughError(f"this needs {seals} royal seal(s); {s.name} has {s.seals}"
-                                 + (f" (+{x_seals} from this action's reputation)" if x_seals else ""))
+            raise NotEnoughError("spend.seals_short", need=seals, seat=s.name, have=s.seals, extra=_from_rep(x_seals))
         have = s.coins + sp.seals_for_coins * board.seal_coins
         if sp.coins > have + x_coins:
-            raise NotEnoughError(f"this needs {sp.coins} coin(s); {s.name} has {have}"
-                                 + (f" (+{x_coins} from this action's reputation)" if x_coins else ""))
+            raise NotEnoughError("spend.coins_short", need=sp.coins, seat=s.name, have=have, extra=_from_rep(x_coins))
     return colour, _die_value(board, s, colour, value, sp, expedition), tokens
+
+
+def _from_rep(n: int) -> Msg | str:
+    return Msg("spend.from_reputation", n=n) if n else ""
 
 
 def _pay(st: State, s: Seat, sp: Spend, tokens: int) -> None:
@@ -486,23 +502,33 @@ def _expert_name(name: str) -> str:
         return name
     try:
         e = expert_by_name(name)
-    except KeyError as exc:
-        raise BadActionError(str(exc.args[0])) from None
-    raise BadActionError(f"write the expert's name as {e.name!r} (got {name!r})")
+    except KeyError:
+        raise BadActionError("expert.unknown", got=name, hint=did_you_mean_msg(str(name), EXPERT)) from None
+    raise BadActionError("expert.spelling", name=e.name, got=name)
+
+
+def did_you_mean_msg(word: str, choices) -> Msg | str:
+    """`` (did you mean 'x'?)`` as a message (``companion.content.vocab.did_you_mean``), or ``""``."""
+    names = close_matches(word, choices)
+    if not names:
+        return ""
+    if len(names) == 1:
+        return Msg("hint.did_you_mean", name=names[0])
+    return Msg("hint.did_you_mean_several", names=[repr(x) for x in names[:-1]], last=names[-1])
 
 
 def _expert_slot(s: Seat, name: str, slot: int | None, use_now: bool, check: bool) -> int | None:
     """Where a human puts a new expert (None = used at once / automa). Validates when ``check``."""
     if s.kind == "automa":
         if check and (slot is not None or use_now):
-            raise ExpertSlotError("an automa keeps its experts without slots and never uses them")
+            raise ExpertSlotError("expert.automa_no_slots")
         return None
     if use_now:
         if check:
             if EXPERT[name].duration != "oneshot":
-                raise ExpertSlotError(f"{name} is not a one-shot expert: only ⚡ experts can be used at once")
+                raise ExpertSlotError("expert.use_now_not_oneshot", name=name)
             if slot is not None:
-                raise ExpertSlotError("an expert used at once goes face down: give no slot")
+                raise ExpertSlotError("expert.use_now_no_slot")
         return None
     fu = s.face_up
     free = -1
@@ -512,15 +538,13 @@ def _expert_slot(s: Seat, name: str, slot: int | None, use_now: bool, check: boo
             break
     if slot is None:
         if free < 0:
-            raise ExpertSlotError(
-                f"all {len(fu)} expert slots are taken: choose the slot whose expert {name} covers (0-{len(fu) - 1})")
+            raise ExpertSlotError("expert.slots_full", n=len(fu), name=name, last=len(fu) - 1)
         return free
     if check:
         if not 0 <= slot < len(fu):
-            raise ExpertSlotError(f"expert slots are 0..{len(fu) - 1}, got {slot}")
+            raise ExpertSlotError("expert.bad_slot", last=len(fu) - 1, got=slot)
         if fu[slot] is not None and free >= 0:
-            raise ExpertSlotError(
-                f"slot {slot} holds {fu[slot]} but slot {free} is free: an expert may be covered only when every slot is taken")
+            raise ExpertSlotError("expert.cover_with_free_slot", slot=slot, held=fu[slot], free=free)
     return slot
 
 
@@ -550,34 +574,33 @@ def _check_card_info(st: State, a, check: bool) -> None:
         return
     b = st.board
     if not isinstance(a.name, str):
-        raise BadActionError("a card name must be text")
+        raise BadActionError("card.name_not_text")
     if a.sepultus:
         if not st.sepultus:
-            raise ChanceError("this game was set up without the Sepultus Creatura cards")
+            raise ChanceError("sepultus.not_in_game")
         if a.continent is not None:
-            raise BadActionError("a Sepultus Creatura card belongs to no continent: leave the continent empty")
+            raise BadActionError("sepultus.no_continent")
         if st.card_counts().get(None, 0) >= b.sepultus_cards:
-            raise ChanceError(f"all {b.sepultus_cards} Sepultus Creatura cards have already been revealed")
+            raise ChanceError("sepultus.all_revealed", n=b.sepultus_cards)
         if a.die is None or not 1 <= a.die <= 6:
-            raise BadActionError("enter the die value printed on the Sepultus Creatura card (1-6)")
+            raise BadActionError("sepultus.die")
         if a.cost is None or a.cost < 1:
-            raise BadActionError("enter the expedition value printed on the Sepultus Creatura card (1 or more)")
+            raise BadActionError("sepultus.cost")
         cats = a.categories
         if not cats:
-            raise BadActionError("enter the categories listed on the Sepultus Creatura card")
+            raise BadActionError("sepultus.categories")
         for c in cats:
             if c not in TYPE_OF_CATEGORY:
-                raise BadActionError(f"unknown category {c!r}: categories are {', '.join(CATEGORIES)}")
+                raise BadActionError("category.unknown", got=c, categories=CATEGORIES)
         if len(set(cats)) != len(cats):
-            raise BadActionError("a category is listed twice")
+            raise BadActionError("category.twice")
         return
     if a.die is not None or a.cost is not None:
-        raise BadActionError("only Sepultus Creatura cards have a die value and an expedition value")
+        raise BadActionError("card.die_cost_only_sepultus")
     if a.continent not in b.continents:
-        raise BadActionError(f"enter the card's continent: one of {', '.join(b.continents)} (got {a.continent!r})")
+        raise BadActionError("card.continent_needed", continent_ids=b.continents, got=a.continent)
     if st.card_counts().get(a.continent, 0) >= b.animals_per_continent:
-        raise ChanceError(
-            f"all {b.animals_per_continent} animals of {_cap(a.continent)} have already been revealed: check the card's continent")
+        raise ChanceError("card.continent_all_revealed", n=b.animals_per_continent, continent=a.continent)
     if a.categories is not None:
         _check_categories(a.categories)
 
@@ -591,11 +614,11 @@ def _check_categories(cats) -> None:
         if cats[0] in a0 and cats[1] in a1 and cats[2] in a2 and cats[3] in a3:
             return
     if len(cats) != 4:
-        raise BadActionError("an animal has four categories: class, diet, habitat, climate")
+        raise BadActionError("category.four")
     for i, c in enumerate(cats):
         allowed = CATEGORIES_BY_TYPE[i + 1]
         if c not in allowed:
-            raise BadActionError(f"category {i + 1} (Type {'I II III IV'.split()[i]}) must be one of {', '.join(allowed)}, got {c!r}")
+            raise BadActionError("category.wrong_type", i=i + 1, type="I II III IV".split()[i], categories=allowed, got=c)
 
 
 def _new_card(st: State, a) -> Card:
@@ -618,36 +641,36 @@ def _category_type(card: Card, category: str) -> int | None:
 
 def _h_start(st: State, a: StartGame, check: bool) -> None:
     if check:
-        _expect(st, "start", None, "starting a game")
+        _expect(st, "start", None, "what.start_game")
     b = st.board if a.board is None else board_from_values(a.board)  # SetupError when invalid
     if check:
         n = len(a.seats)
         if not b.min_seats <= n <= b.max_seats:
-            raise SetupError(f"a game has {b.min_seats} to {b.max_seats} seats (automas included), got {n}")
+            raise SetupError("setup.seats", min=b.min_seats, max=b.max_seats, got=n)
         autos = sum(1 for x in a.seats if x.kind == "automa")
         if autos > b.max_automas:
-            raise SetupError(f"at most {b.max_automas} automas, got {autos}")
+            raise SetupError("setup.automas", max=b.max_automas, got=autos)
         names = set()
         for i, x in enumerate(a.seats):
             if not x.name.strip():
-                raise SetupError(f"seat {i} needs a name")
+                raise SetupError("setup.no_name", n=i)
             if x.name in names:
-                raise SetupError(f"two seats are called {x.name!r}: give each a different name")
+                raise SetupError("setup.same_name", name=x.name)
             names.add(x.name)
             if x.kind == "human":
                 if x.behaviour or x.scoring or x.priority:
-                    raise SetupError(f"{x.name} is human: behaviour, scoring and priority are for automas")
+                    raise SetupError("setup.human_cards", name=x.name)
             elif x.kind == "automa":
                 if x.behaviour not in BEHAVIOURS:
-                    raise SetupError(f"automa {x.name} needs a Behavior card: one of {', '.join(BEHAVIOURS)}")
+                    raise SetupError("setup.behaviour", name=x.name, choices=tuple(BEHAVIOURS))
                 if x.scoring not in SCORING_IDS:
-                    raise SetupError(f"automa {x.name} needs a Scoring card: one of {', '.join(SCORING_IDS)}")
+                    raise SetupError("setup.scoring", name=x.name, choices=tuple(SCORING_IDS))
                 if x.priority is None or sorted(x.priority) != sorted(b.continents):
-                    raise SetupError(f"automa {x.name} needs its five continent cards in priority order (each continent once)")
+                    raise SetupError("setup.priority", name=x.name)
             else:
-                raise SetupError(f"seat {i}: kind must be 'human' or 'automa', got {x.kind!r}")
+                raise SetupError("setup.kind", n=i, got=x.kind)
         if not 0 <= a.first_player < n:
-            raise SetupError(f"first_player must be a seat 0..{n - 1}")
+            raise SetupError("setup.first_player", last=n - 1)
     n = len(a.seats)
     if b is not st.board:
         st.set_board(b)
@@ -672,10 +695,10 @@ def _h_start(st: State, a: StartGame, check: bool) -> None:
 
 def _h_reveal_expert(st: State, a: RevealExpert, check: bool) -> None:
     if check:
-        _expect(st, "reveal_expert", None, "revealing an expert")
+        _expect(st, "reveal_expert", None, "what.reveal_expert")
         name = _expert_name(a.name)
         if name in st.experts_seen:
-            raise ChanceError(f"{name} has already come out of the deck this game: check the card")
+            raise ChanceError("chance.expert_seen", name=name)
     st.tasks.pop()
     d = st.expert_display
     d[d.index(None)] = a.name
@@ -684,7 +707,7 @@ def _h_reveal_expert(st: State, a: RevealExpert, check: bool) -> None:
 
 def _h_reveal_animal(st: State, a: RevealAnimal, check: bool) -> None:
     if check:
-        _expect(st, "reveal_animal", None, "revealing an animal")
+        _expect(st, "reveal_animal", None, "what.reveal_animal")
         _check_card_info(st, a, True)
     st.tasks.pop()
     c = _new_card(st, a)
@@ -695,12 +718,12 @@ def _h_reveal_animal(st: State, a: RevealAnimal, check: bool) -> None:
 def _h_set_categories(st: State, a: SetCategories, check: bool) -> None:
     if check:
         if not 0 <= a.card < len(st.cards):
-            raise CardUnavailableError(f"there is no card #{a.card}")
+            raise CardUnavailableError("card.no_such", n=a.card)
         c = st.cards[a.card]
         if c.sepultus:
-            raise BadActionError("a Sepultus Creatura card's categories are entered when it is revealed")
+            raise BadActionError("sepultus.categories_at_reveal")
         if c.categories is not None:
-            raise BadActionError(f"{c.label()} already has its categories ({', '.join(c.categories)})")
+            raise BadActionError("card.has_categories", card=card_label(c), categories=c.categories)
         _check_categories(a.categories)
     c = st.cards[a.card]
     st.cards[a.card] = Card(c.id, c.continent, c.name, tuple(a.categories), False, None, None)
@@ -709,11 +732,11 @@ def _h_set_categories(st: State, a: SetCategories, check: bool) -> None:
 def _h_round_token(st: State, a: RevealRoundToken, check: bool) -> None:
     b = st.board
     if check:
-        _expect(st, "round_token", None, "turning over a round token")
+        _expect(st, "round_token", None, "what.round_token")
         if a.effect not in b.round_token_effects:
-            raise BadActionError(f"unknown round token {a.effect!r}: one of {', '.join(b.round_token_effects)}")
+            raise BadActionError("token.unknown", got=a.effect, token_ids=b.round_token_effects)
         if st.round_tokens.count(a.effect) >= b.round_token_counts.get(a.effect, 0):
-            raise ChanceError(f"every {a.effect!r} round token has already been turned over: check the token")
+            raise ChanceError("token.used_up", token_id=a.effect)
     st.tasks.pop()
     st.round_tokens.append(a.effect)
     e = a.effect
@@ -734,19 +757,19 @@ def _h_round_token(st: State, a: RevealRoundToken, check: bool) -> None:
 
 def _h_roll_dice(st: State, a: RollDice, check: bool) -> None:
     if check:
-        _expect(st, "roll_dice", a.seat, "rolling dice")
+        _expect(st, "roll_dice", a.seat, "what.roll_dice")
         if len(a.dice) != st.dice_this_round:
-            raise ChanceError(f"{st.seats[a.seat].name} draws {st.dice_this_round} dice this round, got {len(a.dice)}")
+            raise ChanceError("dice.count", seat=st.seats[a.seat].name, count=st.dice_this_round, got=len(a.dice))
         need: dict[str, int] = {}
         for colour, value in a.dice:
             if colour not in st.bag:
-                raise BadActionError(f"unknown die colour {colour!r}: colours are {', '.join(st.board.colours)}")
+                raise BadActionError("dice.unknown_colour", got=colour, colours=st.board.colours)
             if not 1 <= value <= 6:
-                raise BadActionError(f"a die shows 1 to 6, got {value}")
+                raise BadActionError("dice.bad_value", got=value)
             need[colour] = need.get(colour, 0) + 1
         for colour, k in need.items():
             if k > st.bag[colour]:
-                raise ChanceError(f"only {st.bag[colour]} {colour} dice are left in the bag, got {k}")
+                raise ChanceError("dice.bag_short", n=st.bag[colour], dice_colour=colour, got=k)
     st.tasks.pop()
     s = st.seats[a.seat]
     for colour, _ in a.dice:
@@ -763,21 +786,21 @@ def _h_roll_dice(st: State, a: RollDice, check: bool) -> None:
 def _h_place_dice(st: State, a: PlaceDice, check: bool) -> None:
     s = st.seats[a.seat] if 0 <= a.seat < len(st.seats) else None
     if check:
-        _expect(st, "place_dice", a.seat, "placing dice")
+        _expect(st, "place_dice", a.seat, "what.place_dice")
         n = len(s.rolled)
         if len(a.slots) != n:
-            raise BadActionError(f"give one slot for each of the {n} dice rolled, got {len(a.slots)}")
+            raise BadActionError("place.count", n=n, got=len(a.slots))
         counts = [0, 0, 0, 0]
         for x in a.slots:
             if not 0 <= x <= 3:
-                raise BadActionError(f"slots are 0..3 (left to right), got {x}")
+                raise BadActionError("place.bad_slot", got=x)
             counts[x] += 1
         extra = n - 4
         if extra <= 0:
             if max(counts) > 1:
-                raise BadActionError("only one die per slot (two share a slot only with the extra-die round token)")
+                raise BadActionError("place.one_per_slot")
         elif min(counts) < 1 or max(counts) > 1 + extra:
-            raise BadActionError(f"with {n} dice every slot gets a die and exactly {extra + 1} dice share one slot")
+            raise BadActionError("place.extra_die", n=n, k=extra + 1)
     st.tasks.pop()
     for die, x in zip(s.rolled, a.slots):
         s.slots[x].append(die)
@@ -789,13 +812,13 @@ def _h_place_dice(st: State, a: PlaceDice, check: bool) -> None:
 
 def _h_choose_animal(st: State, a: ChooseAnimal, check: bool) -> None:
     if check:
-        _expect(st, "choose_animal", a.seat, "taking an animal card")
+        _expect(st, "choose_animal", a.seat, "what.choose_animal")
         if not _animal_display_has(st, a.seat):
-            raise CardUnavailableError("the display is empty: take the top card of the deck (draw_animal)")
+            raise CardUnavailableError("display.empty_draw")
         if a.card not in st.animal_display:
-            raise CardUnavailableError(f"{_card_name(st, a.card)} is not in the animal display")
+            raise CardUnavailableError("display.animal_missing", card=_card_name(st, a.card))
         if st.seats[a.seat].kind == "automa" and st.cards[a.card].sepultus:
-            raise CardUnavailableError("an automa never takes a Sepultus Creatura card")
+            raise CardUnavailableError("automa.no_sepultus")
     st.tasks.pop()
     d = st.animal_display
     d[d.index(a.card)] = None
@@ -804,9 +827,9 @@ def _h_choose_animal(st: State, a: ChooseAnimal, check: bool) -> None:
 
 def _h_draw_animal(st: State, a: DrawAnimal, check: bool) -> None:
     if check:
-        _expect(st, "choose_animal", a.seat, "drawing an animal from the deck")
+        _expect(st, "choose_animal", a.seat, "what.draw_animal")
         if _animal_display_has(st, a.seat):
-            raise CardUnavailableError("the display still has cards: choose one of them (choose_animal)")
+            raise CardUnavailableError("display.not_empty")
         _check_card_info(st, a, True)
     s = st.seats[a.seat]
     c = _new_card(st, a)
@@ -821,13 +844,13 @@ def _h_choose_expert(st: State, a: ChooseExpert, check: bool) -> None:
     s = st.seats[a.seat] if 0 <= a.seat < len(st.seats) else None
     from_display = any(x is not None for x in st.expert_display)
     if check:
-        _expect(st, "choose_expert", a.seat, "taking an expert card")
+        _expect(st, "choose_expert", a.seat, "what.choose_expert")
         name = _expert_name(a.name)
         if from_display:
             if name not in st.expert_display:
-                raise CardUnavailableError(f"{name} is not in the expert display")
+                raise CardUnavailableError("display.expert_missing", name=name)
         elif name in st.experts_seen:
-            raise ChanceError(f"{name} has already come out of the deck: enter the card on top of the deck")
+            raise ChanceError("chance.expert_seen_deck", name=name)
     slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
     st.tasks.pop()
     if from_display:
@@ -844,15 +867,15 @@ def _h_use_expert(st: State, a: UseExpert, check: bool) -> None:
     if check:
         t = st.tasks[-1]
         if t[0] not in ("take_die", "action", "research") or t[1] != a.seat:
-            raise NotYourTurnError("a one-shot expert is used during its owner's own turn")
+            raise NotYourTurnError("expert.own_turn")
         s = st.seats[a.seat]
         if s.kind == "automa":
-            raise NotYourTurnError("an automa never uses expert effects")
+            raise NotYourTurnError("expert.automa_never")
         name = _expert_name(a.name)
         if name not in s.face_up:
-            raise ExpertSlotError(f"{name} is not face up on {s.name}'s board")
+            raise ExpertSlotError("expert.not_face_up", name=name, seat=s.name)
         if EXPERT[name].duration != "oneshot":
-            raise ExpertSlotError(f"{name} is not a one-shot (⚡) expert: its effect is not 'used'")
+            raise ExpertSlotError("expert.not_oneshot", name=name)
     s = st.seats[a.seat]
     s.face_up[s.face_up.index(a.name)] = None
     s.used.append(a.name)
@@ -867,15 +890,15 @@ def _h_use_expert(st: State, a: UseExpert, check: bool) -> None:
 
 def _h_take_die(st: State, a: TakeDie, check: bool) -> None:
     if check:
-        _expect(st, "take_die", a.seat, "taking a die")
+        _expect(st, "take_die", a.seat, "what.take_die")
         if not 0 <= a.owner < len(st.seats):
-            raise NoSuchDieError(f"there is no seat {a.owner}")
+            raise NoSuchDieError("take.no_seat", n=a.owner)
         if not 0 <= a.slot <= 3:
-            raise NoSuchDieError(f"slots are 0..3, got {a.slot}")
+            raise NoSuchDieError("take.bad_slot", got=a.slot)
         dice = st.seats[a.owner].slots[a.slot]
         if not 0 <= a.index < len(dice):
-            raise NoSuchDieError(f"there is no die in slot {a.slot} of {st.seats[a.owner].name}'s board"
-                                 + (f" at position {a.index}" if dice else ""))
+            raise NoSuchDieError("take.no_die", slot=a.slot, seat=st.seats[a.owner].name,
+                                 at=Msg("take.at_position", n=a.index) if dice else "")
     owner = st.seats[a.owner]
     die = owner.slots[a.slot].pop(a.index)
     st.hand = die
@@ -896,21 +919,21 @@ def _start_action(st: State, a, check: bool, what: str) -> Seat:
     if check:
         _expect(st, "action", a.seat, what)
         if st.seats[a.seat].kind == "automa":
-            raise NotYourTurnError(f"{st.seats[a.seat].name} is an automa: enter its automa_action")
+            raise NotYourTurnError("turn.automa_seat", seat=st.seats[a.seat].name)
     return st.seats[a.seat]
 
 
 def _h_embassy(st: State, a: Embassy, check: bool) -> None:
-    s = _start_action(st, a, check, "the Embassy")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Embassy")
+    s = _start_action(st, a, check, "what.embassy")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.embassy")
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "embassy")
     s.tokens += st.board.embassy_tokens(value)
     _push(st, after)
 
 
 def _h_bank(st: State, a: Bank, check: bool) -> None:
-    s = _start_action(st, a, check, "the Bank")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Bank")
+    s = _start_action(st, a, check, "what.bank")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.bank")
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "bank")
     s.coins += st.board.bank_coins
     if not st.bank_claimed:
@@ -920,14 +943,14 @@ def _h_bank(st: State, a: Bank, check: bool) -> None:
 
 
 def _h_university(st: State, a: University, check: bool) -> None:
-    s = _start_action(st, a, check, "the University")
+    s = _start_action(st, a, check, "what.university")
     if check:
         name = _expert_name(a.name)
         if name not in st.expert_display:
             if not any(x is not None for x in st.expert_display):
-                raise CardUnavailableError("the University has no expert left this round: choose another action")
-            raise CardUnavailableError(f"{name} is not in the expert display")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the University")
+                raise CardUnavailableError("university.empty")
+            raise CardUnavailableError("display.expert_missing", name=name)
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.university")
     slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "university")
     d = st.expert_display
@@ -939,26 +962,25 @@ def _h_university(st: State, a: University, check: bool) -> None:
 
 
 def _h_academy(st: State, a: Academy, check: bool) -> None:
-    s = _start_action(st, a, check, "the Academy")
+    s = _start_action(st, a, check, "what.academy")
     if check:
         if a.card not in st.animal_display:
             if not any(x is not None for x in st.animal_display):
-                raise CardUnavailableError("the Academy has no animal left this round: choose another action")
-            raise CardUnavailableError(f"{_card_name(st, a.card)} is not in the animal display")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "the Academy")
+                raise CardUnavailableError("academy.empty")
+            raise CardUnavailableError("display.animal_missing", card=_card_name(st, a.card))
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.academy")
     card = st.cards[a.card]
     if check:
         if card.sepultus:
             if value != card.die:
                 diff = card.die - value
-                fix = f": spend {diff} coin(s)" if diff > 0 else ": spend fewer coins" if a.spend.coins or a.spend.seals else ""
-                raise DieValueError(
-                    f"{card.label()} is taken with a die of exactly {card.die}; this die is worth {value}{fix}")
+                fix = (Msg("academy.fix_more", n=diff) if diff > 0
+                       else Msg("academy.fix_fewer") if a.spend.coins or a.spend.seals else "")
+                raise DieValueError("academy.sepultus_value", card=card_label(card), die=card.die, value=value, fix=fix)
         else:
             need = st.board.colour_of_continent[card.continent]
             if colour != need:
-                raise WrongColourError(
-                    f"the Academy needs a {need} die for {card.label()}: spend 1 expedition token to change colour")
+                raise WrongColourError("academy.colour", colour=need, card=card_label(card))
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "academy")
     d = st.animal_display
     d[d.index(a.card)] = None
@@ -988,35 +1010,32 @@ def _researchable(st: State, s: Seat, continent: str, value: int) -> bool:
 
 
 def _h_expedition(st: State, a: Expedition, check: bool) -> None:
-    s = _start_action(st, a, check, "an expedition")
+    s = _start_action(st, a, check, "what.expedition")
     b = st.board
     cont = a.continent
     if check and cont not in b.continents:
-        raise BadActionError(f"unknown continent {cont!r}: one of {', '.join(b.continents)}")
+        raise BadActionError("expedition.unknown_continent", got=cont, continent_ids=b.continents)
     used = st.expedition[cont]
     if check and used >= len(b.expedition_spaces):
-        raise ExpeditionError(f"every expedition space of {_cap(cont)} is taken this round")
+        raise ExpeditionError("expedition.full", continent=cont)
     rep, bonus = b.expedition_spaces[used]
     # the space's reputation is gained when the die is placed, before the value is raised
     # (EN p.12): coins, tokens and seals from the track may pay this expedition's spends
-    colour, value, tokens = _resolve_spend(st, s, a.spend, True, check, "the expedition",
+    colour, value, tokens = _resolve_spend(st, s, a.spend, True, check, "what.expedition",
                                            rep_walk_gains(b, s.rep, rep) if check and rep else (0, 0, 0))
     if check:
         if used >= len(b.expedition_spaces):
-            raise ExpeditionError(f"every expedition space of {_cap(cont)} is taken this round")
+            raise ExpeditionError("expedition.full", continent=cont)
         need = b.colour_of_continent[cont]
         if colour != need:
-            raise WrongColourError(
-                f"an expedition to {_cap(cont)} needs a {need} die: spend 1 expedition token (or a royal seal) to change colour")
+            raise WrongColourError("expedition.colour", continent=cont, colour=need)
     # the research value without the seat's expert effects, which are added when the cubes are
     # placed: an expert gained on this expedition's reputation (space 6) counts (EN p.12 order)
     base = value - s.fx.die_bonus.get(colour, 0) + bonus
     value += bonus + s.fx.exp_bonus.get(cont, 0)
     if check and not _researchable(st, s, cont, value):
         if "animal" not in _rep_bonus_kinds(b, s.rep, rep):
-            raise ExpeditionError(
-                f"an expedition to {_cap(cont)} worth {value} could not place any research cube on {s.name}'s animals: "
-                f"take an animal of {_cap(cont)} first, or raise the value")
+            raise ExpeditionError("expedition.nothing_to_research", continent=cont, value=value, seat=s.name)
     st.tasks.pop()
     _place_die(st)
     st.expedition[cont] = used + 1
@@ -1038,7 +1057,7 @@ def _h_research(st: State, a: Research, check: bool) -> None:
     b = st.board
     t = st.tasks[-1]
     if check:
-        t = _expect(st, "research", a.seat, "research")
+        t = _expect(st, "research", a.seat, "what.research")
     si, cont = t[1], t[3]
     value = research_value(st, t)
     s = st.seats[si]
@@ -1048,26 +1067,26 @@ def _h_research(st: State, a: Research, check: bool) -> None:
     for cid, cat in a.cubes:
         if check:
             if cid not in s.animals:
-                raise CardUnavailableError(f"card #{cid} is not among {s.name}'s animals under study")
+                raise CardUnavailableError("card.not_under_study", n=cid, seat=s.name)
         c = st.cards[cid]
         if c.sepultus:
             if check:
                 if cat not in c.categories:
-                    raise ExpeditionError(f"{c.label()} lists {', '.join(c.categories)}, not {cat!r}")
+                    raise ExpeditionError("research.sepultus_category", card=card_label(c), categories=c.categories, got=cat)
                 if s.cubes.get(cid) or cid in seen:
-                    raise ExpeditionError(f"{c.label()} takes only one research cube")
+                    raise ExpeditionError("research.sepultus_one_cube", card=card_label(c))
             typ = TYPE_OF_CATEGORY[cat]
             cost, vp = c.cost, 0
         else:
             if check:
                 if c.continent != cont:
-                    raise ExpeditionError(f"{c.label()} is from {_cap(c.continent)}: this expedition researches {_cap(cont)} only")
+                    raise ExpeditionError("research.other_continent", card=card_label(c), continent=c.continent, continent2=cont)
                 if c.categories is None:
-                    raise ExpeditionError(f"enter the four categories of {c.label()} before researching it (set_categories)")
+                    raise ExpeditionError("research.categories_first", card=card_label(c))
                 if cat not in c.categories:
-                    raise ExpeditionError(f"{c.label()} has no category {cat!r} (it has {', '.join(c.categories)})")
+                    raise ExpeditionError("research.no_such_category", card=card_label(c), got=cat, categories=c.categories)
                 if cat in s.cubes.get(cid, ()) or (cid, cat) in seen:
-                    raise ExpeditionError(f"{c.label()} already carries a cube on {cat}")
+                    raise ExpeditionError("research.cube_already", card=card_label(c), category=cat)
             typ = TYPE_OF_CATEGORY[cat]
             cost, vp = b.research_cost[typ], b.research_vp[typ]
         seen.add((cid, cat))
@@ -1077,9 +1096,9 @@ def _h_research(st: State, a: Research, check: bool) -> None:
         plan.append((cid, cat, typ, vp))
     if check:
         if total > value:
-            raise ExpeditionError(f"these cubes cost {total} but the expedition is worth {value}")
+            raise ExpeditionError("research.over_budget", total=total, value=value)
         if not plan and _researchable(st, s, cont, value):
-            raise ExpeditionError(f"place at least one research cube: an expedition worth {value} can research {_cap(cont)}")
+            raise ExpeditionError("research.place_one", value=value, continent=cont)
     st.tasks.pop()
     cube_coins = s.fx.cube_coins
     for cid, cat, typ, vp in plan:
@@ -1090,31 +1109,28 @@ def _h_research(st: State, a: Research, check: bool) -> None:
 
 
 def _h_publish(st: State, a: Publish, check: bool) -> None:
-    s = _start_action(st, a, check, "a publication")
+    s = _start_action(st, a, check, "what.publication")
     b = st.board
     if check and a.reference not in s.animals:
-        raise CardUnavailableError(f"card #{a.reference} is not among {s.name}'s animals under study")
+        raise CardUnavailableError("card.not_under_study", n=a.reference, seat=s.name)
     ref = st.cards[a.reference]
     if check and ref.sepultus:
-        raise PublicationError("a Sepultus Creatura card cannot be the reference animal")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "a publication")
+        raise PublicationError("publish.sepultus_reference")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.publication")
     top = b.publish_max_type(value)
     if check:
         need = b.colour_of_continent[ref.continent]
         if colour != need:
-            raise WrongColourError(
-                f"publishing {ref.label()} needs a {need} die: spend 1 expedition token to change colour")
+            raise WrongColourError("publish.colour", card=card_label(ref), colour=need)
         if top is None:
             low = b.publish_max_type_table[0][0]
-            raise DieValueError(f"a publication needs a die of value {low} or more; this die is worth {value}: "
-                                f"spend {low - value} coin(s)")
+            raise DieValueError("publish.die_too_low", low=low, value=value, n=low - value)
         if a.up_to is not None:
             if not 0 <= a.up_to <= 4:
-                raise BadActionError(f"up_to is a type 0..4, got {a.up_to}")
+                raise BadActionError("publish.bad_up_to", got=a.up_to)
             if a.up_to > top:
                 nxt = next(th for th, ty in b.publish_max_type_table if ty == a.up_to)
-                raise DieValueError(f"publishing up to Type {a.up_to} needs a die of {nxt}; this die is worth {value}: "
-                                    f"spend {nxt - value} coin(s)")
+                raise DieValueError("publish.up_to_too_low", type=a.up_to, need=nxt, value=value, n=nxt - value)
     if a.up_to is not None:
         top = a.up_to
     ref_cubes = s.cubes.get(a.reference, ())
@@ -1130,21 +1146,20 @@ def _h_publish(st: State, a: Publish, check: bool) -> None:
     for cid, cat in a.extra:
         if check:
             if cid == a.reference:
-                raise PublicationError("the reference's own cubes are published automatically: list only other animals in extra")
+                raise PublicationError("publish.reference_in_extra")
             if cid not in s.animals:
-                raise CardUnavailableError(f"card #{cid} is not among {s.name}'s animals under study")
+                raise CardUnavailableError("card.not_under_study", n=cid, seat=s.name)
             if (cid, cat) in seen:
-                raise PublicationError(f"cube {cat} of card #{cid} is listed twice")
+                raise PublicationError("publish.cube_twice", category=cat, n=cid)
             if cat not in pub_cats:
                 if ref.categories is not None and cat in ref.categories:
                     t_ = ref.categories.index(cat) + 1
                     if t_ > top:
-                        raise PublicationError(f"{cat} is Type {t_}: this die publishes up to Type {top}")
-                    raise PublicationError(
-                        f"{ref.label()} carries no {cat} cube: cubes of a type are published only with the reference's cube")
-                raise PublicationError(f"{cat} is not a category of the reference {ref.label()}")
+                        raise PublicationError("publish.type_too_high", category=cat, type=t_, top=top)
+                    raise PublicationError("publish.reference_has_no_cube", card=card_label(ref), category=cat)
+                raise PublicationError("publish.not_reference_category", category=cat, card=card_label(ref))
             if cat not in s.cubes.get(cid, ()):
-                raise PublicationError(f"{st.cards[cid].label()} carries no {cat} cube")
+                raise PublicationError("publish.no_cube", card=card_label(st.cards[cid]), category=cat)
         seen.add((cid, cat))
         counts[cat] += 1
         if cid not in givers:
@@ -1154,12 +1169,12 @@ def _h_publish(st: State, a: Publish, check: bool) -> None:
         ks = set()
         for cid in a.keep:
             if cid == a.reference or cid in givers or cid in ks:
-                raise PublicationError(f"card #{cid} is already part of this publication")
+                raise PublicationError("publish.already_part", n=cid)
             if cid not in s.animals:
-                raise CardUnavailableError(f"card #{cid} is not among {s.name}'s animals under study")
+                raise CardUnavailableError("card.not_under_study", n=cid, seat=s.name)
             c = st.cards[cid]
             if not c.sepultus and c.continent != refc:
-                raise PublicationError(f"{c.label()} is from {_cap(c.continent)}: only animals of {_cap(refc)} can be kept with this publication")
+                raise PublicationError("publish.keep_continent", card=card_label(c), continent=c.continent, continent2=refc)
             ks.add(cid)
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "publication")
     vp = 0
@@ -1193,9 +1208,9 @@ def _h_publish(st: State, a: Publish, check: bool) -> None:
 def _h_automa(st: State, a: AutomaAction, check: bool) -> None:
     b = st.board
     if check:
-        _expect(st, "action", a.seat, "an automa action")
+        _expect(st, "action", a.seat, "what.automa_action")
         if st.seats[a.seat].kind != "automa":
-            raise NotYourTurnError(f"{st.seats[a.seat].name} is human: enter one of the six actions")
+            raise NotYourTurnError("turn.human_seat", seat=st.seats[a.seat].name)
     s = st.seats[a.seat]
     row = behaviour_row(s.behaviour, st.hand[1])
     kind = row["kind"]
@@ -1203,13 +1218,13 @@ def _h_automa(st: State, a: AutomaAction, check: bool) -> None:
         if kind == "expedition":
             if a.continent is None:
                 if any(st.expedition[c] < len(b.expedition_spaces) for c in b.continents):
-                    raise ExpeditionError("this row sends the automa on an expedition: give the continent")
+                    raise ExpeditionError("automa.give_continent")
             elif a.continent not in b.continents:
-                raise BadActionError(f"unknown continent {a.continent!r}: one of {', '.join(b.continents)}")
+                raise BadActionError("expedition.unknown_continent", got=a.continent, continent_ids=b.continents)
             elif st.expedition[a.continent] >= len(b.expedition_spaces):
-                raise ExpeditionError(f"every expedition space of {_cap(a.continent)} is taken: a full continent is skipped")
+                raise ExpeditionError("automa.continent_full", continent=a.continent)
         elif a.continent is not None:
-            raise BadActionError(f"the die's row is {kind}: a continent is given only for an expedition row")
+            raise BadActionError("automa.continent_not_expedition", row=kind)
     st.tasks.pop()
     _place_die(st)
     after: list = []
@@ -1245,12 +1260,12 @@ def _h_automa(st: State, a: AutomaAction, check: bool) -> None:
 
 def _h_seal_action(st: State, a: SealAction, check: bool) -> None:
     if check:
-        _expect(st, "seal_offer", a.seat, "a seal action")
+        _expect(st, "seal_offer", a.seat, "what.seal_action")
         if a.colour not in st.central:
-            raise BadActionError(f"unknown die colour {a.colour!r}: colours are {', '.join(st.board.colours)}")
+            raise BadActionError("dice.unknown_colour", got=a.colour, colours=st.board.colours)
         if st.central[a.colour] < 1:
             have = [c for c, k in st.central.items() if k]
-            raise NoSuchDieError(f"there is no {a.colour} die on the central board (there are: {', '.join(have)})")
+            raise NoSuchDieError("seal.no_die", colour=a.colour, colours=have)
     s = st.seats[a.seat]
     st.tasks.pop()
     s.seals -= 1
@@ -1263,16 +1278,16 @@ def _h_seal_action(st: State, a: SealAction, check: bool) -> None:
 
 def _h_roll_die(st: State, a: RollDie, check: bool) -> None:
     if check:
-        _expect(st, "roll_die", a.seat, "rolling the seal-action die")
+        _expect(st, "roll_die", a.seat, "what.roll_die")
         if not 1 <= a.value <= 6:
-            raise BadActionError(f"a die shows 1 to 6, got {a.value}")
+            raise BadActionError("dice.bad_value", got=a.value)
     t = st.tasks.pop()
     st.hand = (t[2], a.value)
 
 
 def _h_pass(st: State, a: Pass, check: bool) -> None:
     if check:
-        _expect(st, "seal_offer", a.seat, "passing")
+        _expect(st, "seal_offer", a.seat, "what.pass")
     st.tasks.pop()
 
 

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from companion.content.board import Board, BoardConfigError, board_with_override, default_board, shipped_unverified_keys
 from companion.errors import SetupError
 
-_SOURCE = "the game's board constants"
+_SOURCE = "the game's board constants"  # the content loader names the record so in its messages
 _BUILT: dict[str, Board] = {}  # canonical JSON of a record -> Board
 _MAX_BUILT = 32
 _VALUES_OF: tuple[Board | None, str] = (None, "")  # (board, canonical JSON of its record), last one asked
@@ -56,16 +56,16 @@ def board_from_values(values: Mapping[str, Any]) -> Board:
     try:
         key = json.dumps(values, sort_keys=True)
     except (TypeError, ValueError) as exc:
-        raise SetupError(f"{_SOURCE}: not JSON values ({exc})") from None
+        raise SetupError("board.not_json", detail=str(exc)) from None
     b = _BUILT.get(key)
     if b is not None:
         return b
     if not isinstance(values, Mapping):
-        raise SetupError(f"{_SOURCE}: expected an object of board constants, got {type(values).__name__}")
+        raise SetupError("board.not_object", type=type(values).__name__)
     try:
         b = board_with_override(dict(values), _SOURCE)
     except BoardConfigError as exc:
-        raise SetupError(str(exc)) from None
+        raise SetupError("board.invalid", detail=str(exc)) from None
     if len(_BUILT) >= _MAX_BUILT:
         _BUILT.clear()
     _BUILT[key] = b

@@ -2,7 +2,9 @@
 
 ``describe_action(state_before, action)`` uses the names in the state BEFORE the action.
 It never raises for a well-formed action, even an illegal one (the log may show refused
-input); unknown ids are shown as numbers.
+input); unknown ids are shown as numbers. ``describe(state_before, action)`` is the same line
+as a :class:`companion.messages.Msg` (key + arguments) that the app words in the player's
+language; ``describe_action`` is its English.
 """
 
 from __future__ import annotations
@@ -14,147 +16,194 @@ from companion.actions import (
 )
 from companion.engine_board import board_from_values
 from companion.errors import RuleError
+from companion.messages import Msg
 from companion.state import State
 
+#: what each round token does (message keys)
 _TOKEN_WORDS = {
-    "token": "each seat gains 1 expedition token",
-    "coins": "each seat gains 3 coins",
-    "expert": "each seat takes a free expert",
-    "animal": "each seat takes a free animal",
-    "extra_die": "each seat draws a fifth die",
-    "nothing": "no effect",
+    "token": "log.token_effect.token",
+    "coins": "log.token_effect.coins",
+    "expert": "log.token_effect.expert",
+    "animal": "log.token_effect.animal",
+    "extra_die": "log.token_effect.extra_die",
+    "nothing": "log.token_effect.nothing",
+}
+#: what the owner of a slot gains when another seat takes the die there (message keys)
+_GAIN = {
+    "coins": "log.gain.coins", "reputation": "log.gain.reputation", "vp": "log.gain.vp", "tokens": "log.gain.tokens",
+    "seals": "log.gain.seals", "expert": "log.gain.expert", "animal": "log.gain.animal",
 }
 
 
-def _seat(st: State, i: int) -> str:
-    return st.seats[i].name if 0 <= i < len(st.seats) else f"seat {i}"
+def _seat(st: State, i: int) -> str | Msg:
+    return st.seats[i].name if 0 <= i < len(st.seats) else Msg("seat.number", n=i)
 
 
-def _card(st: State, cid: int) -> str:
+def _card(st: State, cid: int) -> str | Msg:
+    from companion.engine import card_label
+
     if 0 <= cid < len(st.cards):
         c = st.cards[cid]
-        return c.label() + ("" if c.sepultus or not c.name else f" ({c.continent.capitalize()})")
-    return f"card #{cid}"
+        if c.sepultus or not c.name:
+            return card_label(c)
+        return Msg("log.card_named", name=c.name, continent=c.continent)
+    return Msg("card.number", n=cid)
 
 
-def _spend(sp: Spend) -> str:
-    parts = []
+def _spend(sp: Spend) -> Msg | str:
+    parts: list[Msg] = []
     if sp.colour:
-        parts.append(f"made {sp.colour} with a {'seal' if sp.colour_by == 'seal' else 'token'}")
+        parts.append(Msg("log.spend.colour_seal" if sp.colour_by == "seal" else "log.spend.colour_token", colour=sp.colour))
     if sp.coins:
-        parts.append(f"{sp.coins} coin{'s' * (sp.coins != 1)}")
+        parts.append(Msg("log.spend.coins", n=sp.coins))
     if sp.tokens:
-        parts.append(f"{sp.tokens} token{'s' * (sp.tokens != 1)} for +{2 * sp.tokens}")
+        parts.append(Msg("log.spend.tokens", n=sp.tokens, plus=2 * sp.tokens))
     seals = sp.seals - (1 if sp.colour_by == "seal" else 0)
     if sp.colour_by == "seal":
-        parts.append("the seal's +5")
+        parts.append(Msg("log.spend.seal_for_colour"))
     if seals > 0:
-        parts.append(f"{seals} seal{'s' * (seals != 1)} for +{5 * seals}")
+        parts.append(Msg("log.spend.seals", n=seals, plus=5 * seals))
     if sp.seals_for_coins:
-        parts.append(f"{sp.seals_for_coins} seal{'s' * (sp.seals_for_coins != 1)} for coins")
-    return f" ({', '.join(parts)})" if parts else ""
+        parts.append(Msg("log.spend.seals_for_coins", n=sp.seals_for_coins))
+    return Msg("log.spend", parts=parts) if parts else ""
 
 
-def _die(st: State) -> str:
-    return f"{st.hand[0]} {st.hand[1]}" if st.hand else "the die"
+def _die(st: State) -> Msg:
+    return Msg("log.die", colour=st.hand[0], value=st.hand[1]) if st.hand else Msg("log.the_die")
 
 
-def _card_fields(a) -> str:
+def _card_fields(a) -> Msg:
     if a.sepultus:
-        return f"{a.name or 'a Sepultus Creatura'} (Sepultus: die {a.die}, expedition {a.cost})"
-    return f"{a.name or 'an animal'} ({(a.continent or '?').capitalize()})"
+        return Msg("log.sepultus_fields", name=a.name or Msg("log.a_sepultus"), die=a.die, cost=a.cost)
+    return Msg("log.animal_fields", name=a.name or Msg("log.an_animal"), continent=_continent(a.continent or "?"))
+
+
+def _continent(c) -> str:
+    """A continent's id (translated as a game word) or, when it is none, the text as given."""
+    from companion.content.vocab import CONTINENTS
+
+    return c if c in CONTINENTS else c.capitalize()
+
+
+def _words(xs) -> tuple[str, ...]:
+    """``xs`` as a tuple of words (``TypeError`` otherwise: the line falls back to the type)."""
+    xs = tuple(xs)
+    if not all(isinstance(x, str) for x in xs):
+        raise TypeError("not words")
+    return xs
 
 
 def describe_action(st: State, a: Action) -> str:
-    """A short sentence for ``a`` applied to ``st`` (the state before it)."""
+    """A short sentence for ``a`` applied to ``st`` (the state before it), in English."""
     try:
-        return _describe(st, a)
+        return str(_describe(st, a))
     except Exception:  # pragma: no cover - a log line must never break the log
         return a.TYPE.replace("_", " ")
 
 
-def _describe(st: State, a: Action) -> str:
+def describe(st: State, a: Action) -> Msg:
+    """The log line of ``a`` applied to ``st`` as a message (key + arguments), for the app to
+    word in the player's language; ``str()`` of it is :func:`describe_action`'s English."""
+    try:
+        m = _describe(st, a)
+        str(m)  # a line that cannot be worded (odd field values) falls back to the type
+        return m
+    except Exception:  # pragma: no cover - a log line must never break the log
+        return Msg("log.action_type", type=a.TYPE.replace("_", " "))
+
+
+def _describe(st: State, a: Action) -> Msg:
     if isinstance(a, StartGame):
-        names = ", ".join(x.name + (" (automa)" if x.kind == "automa" else "") for x in a.seats)
+        names = [Msg("log.automa_seat", name=x.name) if x.kind == "automa" else x.name for x in a.seats]
+        _words(x.name for x in a.seats)
         first = a.seats[a.first_player].name if 0 <= a.first_player < len(a.seats) else "?"
-        text = f"new game: {names}; {first} starts" + ("; with Sepultus Creatura" if a.sepultus else "")
+        own: frozenset = frozenset()
         if a.board is not None:
             try:
                 own = board_from_values(a.board).overridden
             except RuleError:
                 own = frozenset()
-            if own:
-                text += f"; board values from the box: {', '.join(sorted(own))}"
-        return text
+        return Msg("log.start_game", names=names, first=first,
+                   sepultus=Msg("log.with_sepultus") if a.sepultus else "",
+                   board=Msg("log.board_from_box", keys=sorted(own)) if own else "")
     if isinstance(a, RevealExpert):
-        return f"the table reveals the expert {a.name}"
+        return Msg("log.reveal_expert", name=a.name)
     if isinstance(a, RevealAnimal):
-        return f"the table reveals {_card_fields(a)}"
+        return Msg("log.reveal_animal", card=_card_fields(a))
     if isinstance(a, DrawAnimal):
-        return f"{_seat(st, a.seat)} draws {_card_fields(a)} from the deck"
+        return Msg("log.draw_animal", seat=_seat(st, a.seat), card=_card_fields(a))
     if isinstance(a, SetCategories):
-        return f"{_card(st, a.card)} is {', '.join(a.categories)}"
+        return Msg("log.set_categories", card=_card(st, a.card), categories=_words(a.categories))
     if isinstance(a, RevealRoundToken):
-        return f"round {st.round}: the round token is {a.effect.replace('_', ' ')} ({_TOKEN_WORDS.get(a.effect, '?')})"
+        words = _TOKEN_WORDS.get(a.effect)
+        return Msg("log.round_token", round=st.round, token=a.effect.replace("_", " ") if words is None else a.effect,
+                   what=Msg(words) if words else "?")
     if isinstance(a, RollDice):
-        return f"{_seat(st, a.seat)} rolls " + ", ".join(f"{c} {v}" for c, v in a.dice)
+        return Msg("log.roll_dice", seat=_seat(st, a.seat), dice=[Msg("log.die", colour=c, value=v) for c, v in a.dice])
     if isinstance(a, PlaceDice):
         s = st.seats[a.seat] if 0 <= a.seat < len(st.seats) else None
         if s and len(s.rolled) == len(a.slots):
-            return f"{s.name} places " + ", ".join(f"{c} {v} in slot {x + 1}" for (c, v), x in zip(s.rolled, a.slots))
-        return f"{_seat(st, a.seat)} places the dice"
+            return Msg("log.place_dice", seat=s.name, dice=[Msg("log.die_in_slot", colour=c, value=v, slot=x + 1)
+                                                             for (c, v), x in zip(s.rolled, a.slots)])
+        return Msg("log.place_dice_unknown", seat=_seat(st, a.seat))
     if isinstance(a, TakeDie):
         me = _seat(st, a.seat)
         try:
             c, v = st.seats[a.owner].slots[a.slot][a.index]
         except (IndexError, KeyError):
-            return f"{me} takes a die from {_seat(st, a.owner)}'s slot {a.slot + 1}"
+            return Msg("log.take_die_unknown", seat=me, owner=_seat(st, a.owner), slot=a.slot + 1)
+        die = Msg("log.die", colour=c, value=v)
         if a.owner == a.seat:
-            return f"{me} takes their own {c} {v}"
+            return Msg("log.take_own_die", seat=me, die=die)
         eff = st.board.slot_effects[a.slot] if 0 <= a.slot < 4 else {}
-        gain = ", ".join(f"{n} {k.replace('reputation', 'reputation').replace('vp', 'VP')}" for k, n in eff.items())
-        return f"{me} takes {_seat(st, a.owner)}'s {c} {v} (slot {a.slot + 1}: " + (
-            f"{_seat(st, a.owner)} gains {gain})" if gain else "no effect)")
+        if not eff:
+            return Msg("log.take_die_no_effect", seat=me, owner=_seat(st, a.owner), die=die, slot=a.slot + 1)
+        gain = [Msg(_GAIN[k], n=n) for k, n in eff.items()]
+        return Msg("log.take_die", seat=me, owner=_seat(st, a.owner), die=die, slot=a.slot + 1, gain=gain)
     if isinstance(a, UseExpert):
-        return f"{_seat(st, a.seat)} uses {a.name}"
+        return Msg("log.use_expert", seat=_seat(st, a.seat), name=a.name)
     if isinstance(a, ChooseAnimal):
-        return f"{_seat(st, a.seat)} takes {_card(st, a.card)}"
+        return Msg("log.choose_animal", seat=_seat(st, a.seat), card=_card(st, a.card))
     if isinstance(a, ChooseExpert):
-        where = " and uses it at once" if a.use_now else (f" (slot {a.slot + 1})" if a.slot is not None else "")
-        return f"{_seat(st, a.seat)} takes the expert {a.name}{where}"
+        where = (Msg("log.expert_used_at_once") if a.use_now
+                 else Msg("log.expert_slot", slot=a.slot + 1) if a.slot is not None else "")
+        return Msg("log.choose_expert", seat=_seat(st, a.seat), name=a.name, where=where)
     me = _seat(st, getattr(a, "seat", -1))
     if isinstance(a, Embassy):
-        return f"{me}: Embassy with {_die(st)}{_spend(a.spend)}"
+        return Msg("log.embassy", seat=me, die=_die(st), spend=_spend(a.spend))
     if isinstance(a, Bank):
-        return f"{me}: Bank with {_die(st)}{_spend(a.spend)}" + ("" if st.bank_claimed else ", takes the first-player token")
+        return Msg("log.bank", seat=me, die=_die(st), spend=_spend(a.spend),
+                   first="" if st.bank_claimed else Msg("log.bank_first_player"))
     if isinstance(a, University):
-        return f"{me}: University with {_die(st)}, recruits {a.name}{_spend(a.spend)}"
+        return Msg("log.university", seat=me, die=_die(st), name=a.name, spend=_spend(a.spend))
     if isinstance(a, Academy):
-        return f"{me}: Academy with {_die(st)}, studies {_card(st, a.card)}{_spend(a.spend)}"
+        return Msg("log.academy", seat=me, die=_die(st), card=_card(st, a.card), spend=_spend(a.spend))
     if isinstance(a, Expedition):
-        return f"{me}: Expedition to {a.continent.capitalize()} with {_die(st)}{_spend(a.spend)}"
+        return Msg("log.expedition", seat=me, continent=_continent(a.continent), die=_die(st), spend=_spend(a.spend))
     if isinstance(a, Research):
         if not a.cubes:
-            return f"{me} places no research cube"
-        return f"{me} researches " + ", ".join(f"{cat} on {_card(st, cid)}" for cid, cat in a.cubes)
+            return Msg("log.research_none", seat=me)
+        return Msg("log.research", seat=me, cubes=[Msg("log.cube_on", category=cat, card=_card(st, cid))
+                                                   for cid, cat in a.cubes])
     if isinstance(a, Publish):
-        more = f", with {len(a.extra)} cube(s) from other animals" if a.extra else ""
-        keep = f", keeping {len(a.keep)} more card(s)" if a.keep else ""
-        upto = f" up to Type {a.up_to}" if a.up_to is not None else ""
-        return f"{me}: Publication of {_card(st, a.reference)}{upto} with {_die(st)}{_spend(a.spend)}{more}{keep}"
+        return Msg("log.publish", seat=me, card=_card(st, a.reference),
+                   up_to=Msg("log.publish_up_to", type=a.up_to) if a.up_to is not None else "",
+                   die=_die(st), spend=_spend(a.spend),
+                   extra=Msg("log.publish_extra", n=len(a.extra)) if a.extra else "",
+                   keep=Msg("log.publish_keep", n=len(a.keep)) if a.keep else "")
     if isinstance(a, AutomaAction):
         from companion.engine_automa import behaviour_row
 
         s = st.seats[a.seat] if 0 <= a.seat < len(st.seats) else None
         if s is None or s.behaviour is None or st.hand is None:
-            return f"{me}: automa action"
+            return Msg("log.automa_action_unknown", seat=me)
         row = behaviour_row(s.behaviour, st.hand[1])
-        where = f" to {a.continent.capitalize()}" if a.continent else ""
-        return f"{me} (automa): {row['kind'].capitalize()}{where} with {_die(st)}"
+        return Msg("log.automa_action", seat=me, location=row["kind"],
+                   to=Msg("log.automa_to", continent=_continent(a.continent)) if a.continent else "", die=_die(st))
     if isinstance(a, SealAction):
-        return f"{me} spends a royal seal for an extra action with a {a.colour} die"
+        return Msg("log.seal_action", seat=me, colour=a.colour)
     if isinstance(a, RollDie):
-        return f"{me} rolls a {a.value}"
+        return Msg("log.roll_die", seat=me, value=a.value)
     if isinstance(a, Pass):
-        return f"{me} passes"
-    return a.TYPE.replace("_", " ")
+        return Msg("log.pass", seat=me)
+    return Msg("log.action_type", type=a.TYPE.replace("_", " "))

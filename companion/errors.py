@@ -3,13 +3,39 @@
 Every rejected action raises a subclass of :class:`RuleError` (a ``ValueError``) and leaves the
 state untouched. Messages are written for the person at the table: what is wrong and, where
 there is one, what would fix it.
+
+A refusal is raised with a message key and its arguments, ``NotEnoughError("spend.coins_short",
+need=3, seat="Ann", have=1, extra=None)``: ``err.msg`` is that :class:`companion.messages.Msg`
+(``err.key``, ``err.params``), which the app renders in the player's language; ``str(err)``
+and ``err.args[0]`` are the English sentence (companion/data/messages-en.json).
 """
 
 from __future__ import annotations
 
+from companion.messages import Msg
+
 
 class RuleError(ValueError):
     """An action the rules do not allow in the current state."""
+
+    def __init__(self, key: str, /, **params):
+        self.msg = Msg(key, **params)
+        super().__init__(str(self.msg))
+
+    @property
+    def key(self) -> str:
+        return self.msg.key
+
+    @property
+    def params(self) -> dict:
+        return self.msg.args
+
+    def __reduce__(self):  # copy / pickle rebuild it from its key, not from its English text
+        return _rebuild, (type(self), self.msg.key, self.msg.args)
+
+
+def _rebuild(cls, key: str, params: dict) -> RuleError:
+    return cls(key, **params)
 
 
 class BadActionError(RuleError):

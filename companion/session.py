@@ -30,7 +30,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from companion import engine
 from companion.actions import Action, action_from_json
+from companion.engine_describe import describe
 from companion.errors import RuleError
+from companion.messages import Msg
 from companion.state import State
 from companion.store import (
     EXPORT_FORMAT,
@@ -244,10 +246,15 @@ class GameSession:
     def log_lines(self) -> list[str]:
         """One readable line per action, in order (for the UI's action log): the engine's
         ``describe_action`` of each action in the state just before it."""
+        return [str(m) for m in self.log_messages()]
+
+    def log_messages(self) -> list[Msg]:
+        """The same lines as messages (key + arguments), for the app to word in the player's
+        language: the engine's ``describe`` of each action in the state just before it."""
         st = State(self._state.board)
-        lines: list[str] = []
+        lines: list[Msg] = []
         for action in self._actions:
-            lines.append(engine.describe_action(st, action))
+            lines.append(describe(st, action))
             engine.apply_unchecked(st, action)
         return lines
 

@@ -46,14 +46,17 @@ def name_key(name: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", stripped.casefold())
 
 
+def close_matches(word: str, choices, n: int = 3) -> list[str]:
+    """The (at most ``n``) choices closest to ``word``, forgiving accents and case."""
+    by_key = {name_key(c): c for c in choices}
+    return [by_key[k] for k in difflib.get_close_matches(name_key(word), list(by_key), n=n, cutoff=0.6)]
+
+
 def did_you_mean(word: str, choices, n: int = 3) -> str:
     """`` (did you mean 'x'?)`` or ``""``: a suffix for error messages."""
-    choices = list(choices)
-    by_key = {name_key(c): c for c in choices}
-    close = difflib.get_close_matches(name_key(word), list(by_key), n=n, cutoff=0.6)
-    if not close:
+    names = close_matches(word, choices, n)
+    if not names:
         return ""
-    names = [by_key[k] for k in close]
     if len(names) == 1:
         return f" (did you mean {names[0]!r}?)"
     return " (did you mean " + ", ".join(repr(x) for x in names[:-1]) + f" or {names[-1]!r}?)"
