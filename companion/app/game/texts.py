@@ -6,7 +6,9 @@ format as the app-shell's tables; a key missing in French or Italian falls back 
 tables (docs/requests/app-game-to-app-shell.md), the game screens read them through
 ``GameText``, which follows the language of the shell's ``Translator``.
 
-Messages coming from the engine (a refused action) are in English: they are the engine's.
+Messages coming from the engine (a refused action, a line of the action log) are the engine's
+message keys with their arguments: ``gt.engine(refusal_or_msg)`` words them in the current
+language (``companion.app.engine_text``, docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -51,6 +53,13 @@ class GameText:
         if text is None:
             text = load_game_table("en")[key]  # KeyError: a key missing from English is a bug
         return text.format(**kw) if kw else text
+
+    def engine(self, message) -> str:
+        """An engine message (a ``RuleError`` or a ``companion.messages.Msg``) in the current
+        language."""
+        from companion.app.engine_text import engine_text
+
+        return engine_text(message, self.lang)
 
     # -- vocabulary -------------------------------------------------------------------
     def continent(self, c: str | None) -> str:

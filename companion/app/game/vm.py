@@ -5,7 +5,8 @@ engine's ``state.pending`` decides the step; ``GameVM.step`` is one small object
 question (reveal an expert, enter dice, take a die, research, an automa's turn, ...). Every
 answer is turned into an engine action and confirmed through ``GameSession.confirm``, which
 saves it to disk before it returns; only then does the screen move on. A refused action (a
-``RuleError``) sets ``GameVM.error`` to the engine's message and changes nothing.
+``RuleError``) sets ``GameVM.error`` to the engine's message, in the player's language, and
+changes nothing.
 
 Only legal choices are offered: they come from ``companion.queries`` (die options, research
 options, publishable types), from the engine's own checks (a choice is tried on a copy of the
@@ -40,14 +41,15 @@ AUTOMA_KINDS = ("take_die", "action", "choose_animal", "choose_expert")
 TYPE_ROMAN = ("0", "I", "II", "III", "IV")
 
 
-def _try(st: State, actions) -> tuple[State | None, str | None]:
-    """``st`` after ``actions`` (checked, on a copy) or the engine's refusal."""
+def _try(st: State, actions, t: GameText | None = None) -> tuple[State | None, str | None]:
+    """``st`` after ``actions`` (checked, on a copy) or the engine's refusal (worded by ``t``,
+    in its language; English without it)."""
     trial = st.copy()
     try:
         for a in actions:
             apply(trial, a)
     except RuleError as exc:
-        return None, str(exc)
+        return None, t.engine(exc) if t is not None else str(exc)
     return trial, None
 
 
@@ -467,7 +469,7 @@ class Draft:
     # -- result -------------------------------------------------------------------------
     def result(self) -> tuple[bool, str]:
         """(legal, text): the computed result of the action as drafted, or the refusal."""
-        after, problem = _try(self.turn.trial, [self.action])
+        after, problem = _try(self.turn.trial, [self.action], self.t)
         if after is None:
             return False, problem
         return True, self.turn.describe(self.kind, self.action, after)
@@ -503,7 +505,7 @@ class TurnStep(Step):
 
     def select_die(self, owner: int, slot: int, index: int = 0) -> bool:
         take = TakeDie(self.seat, owner, slot, index)
-        trial, problem = _try(self.state, [take])
+        trial, problem = _try(self.state, [take], self.t)
         if trial is None:
             self.vm.error = problem
             return False
@@ -674,7 +676,7 @@ class ResearchStep(Step):
 
     def result(self) -> tuple[bool, str]:
         action = Research(self.seat, tuple(self.chosen))
-        after, problem = _try(self.state, [action])
+        after, problem = _try(self.state, [action], self.t)
         if after is None:
             return False, problem
         s0, s1 = self.state.seats[self.seat], after.seats[self.seat]
@@ -924,7 +926,7 @@ class GameVM:
         """Confirm each action in order (each saved before the next). The whole chain is tried
         on a copy first, so a refusal changes nothing; a failed write stops at that action."""
         actions = list(actions)
-        _, problem = _try(self.state, actions)
+        _, problem = _try(self.state, actions, self.t)
         if problem is not None:
             self.error = problem
             return False
@@ -936,7 +938,7 @@ class GameVM:
                 self.session.confirm(a)
                 done += 1
         except (RuleError, StoreError) as exc:
-            self.error = str(exc)
+            self.error = self.t.engine(exc)
             if done:
                 self._changed()
             return False
@@ -984,7 +986,7 @@ class GameVM:
             while self.session.can_redo and self._continues(last, self.session.next_redo()):
                 last = self.session.redo()
         except (StoreError, RuleError) as exc:
-            self.error = str(exc)
+            self.error = self.t.engine(exc)
             self._changed()
             return False
         self.error = None
@@ -1000,8 +1002,8 @@ class GameVM:
         return self.session.can_redo
 
     def log(self) -> list[str]:
-        """The readable action log, oldest first."""
-        return self.session.log_lines()
+        """The readable action log, oldest first, in the player's language."""
+        return [self.t.engine(m) for m in self.session.log_messages()]
 
     # -- the current question -----------------------------------------------------------
     @property

@@ -177,7 +177,7 @@ class NewGameVM:
         try:
             apply(new_game(), self.start_action())
         except RuleError as exc:
-            return [str(exc)]
+            return [self.t.engine(exc)]
         return []
 
     def create(self, store) -> GameSession | None:
