@@ -152,6 +152,11 @@ class Tally:
     confident_wrong: int = 0  # ... that were wrong (value/colour) or not a die
     unsure: int = 0
     images_all_right: int = 0
+    # hands-free: the dice a game can hold (the five colours; every die of a set without colour
+    # labels) and those of them found, read sure and right. "other" dice are left out: the right
+    # read of one is "unknown", which is never sure (the player removes or corrects it).
+    game_dice: int = 0
+    hands_free: int = 0
     ms: list[float] = field(default_factory=list)
     wrong_confident_examples: list[dict] = field(default_factory=list)
     # (confidence, right) of every scored prediction: the data to choose ``unsure_below``
@@ -181,8 +186,9 @@ class Tally:
             "all_dice_right_images": rate(self.images_all_right, self.images),
             "confident_reads": self.confident,
             "confident_wrong": self.confident_wrong,
-            # dice found, read sure and right / all scored dice: the share a photo reads with no tap
-            "hands_free": rate(self.confident - self.confident_wrong, self.truths),
+            # game dice found, read sure and right / all scored game dice: the share a photo
+            # reads with no tap
+            "hands_free": rate(self.hands_free, self.game_dice),
             # wrong (or not a die) among the sure reads
             "sure_wrong_rate": rate(self.confident_wrong, self.confident),
             "unsure_share": rate(self.unsure, self.predictions),
@@ -253,6 +259,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
     matched_p = {i for i, _ in pairs}
     all_right = len(pairs) == len(scored)
     tally.truths += len(scored)
+    tally.game_dice += sum(1 for t in scored if t.colour != "other")
     read_ok: dict[int, bool] = {}  # matched truth index -> colour AND value right
     for i, j in pairs:
         t, d = scored[j], dice[i]
@@ -267,6 +274,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         all_right &= v_ok and c_ok
         read_ok[j] = v_ok and c_ok
         _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value})
+        tally.hands_free += int(v_ok and c_ok and t.colour != "other" and not d.unsure)
     for j, t in enumerate(scored):
         for group in synthetic_groups(t, [o for o in truths if o is not t]):
             row = tally.by_group.setdefault(group, [0, 0, 0])
@@ -325,6 +333,7 @@ def score_real_image(tally: Tally, dice: Sequence[Any], labels: Sequence[tuple[i
     pairs = match_by_centre([d.box for d in dice], [(cx, cy) for _, cx, cy in labels])
     matched_p = {i for i, _ in pairs}
     tally.truths += len(labels)
+    tally.game_dice += len(labels)
     tally.predictions += len(dice)
     all_right = len(pairs) == len(labels) and len(dice) == len(labels)
     for i, j in pairs:
@@ -333,6 +342,7 @@ def score_real_image(tally: Tally, dice: Sequence[Any], labels: Sequence[tuple[i
         tally.value_right += v_ok
         all_right &= v_ok
         _count_confidence(tally, dice[i], v_ok, name, {"value": labels[j][0]}, value_only=True)
+        tally.hands_free += int(v_ok and not _value_unsure(dice[i]))
     for i, d in enumerate(dice):
         if i not in matched_p:
             tally.false_detections += 1

@@ -229,6 +229,11 @@ def test_hands_free_and_sure_wrong_rate() -> None:
     s = t.summary()
     assert s["hands_free"] == 0.25  # 1 of 4 dice
     assert s["sure_wrong_rate"] == pytest.approx(2 / 3, abs=1e-4)  # 2 of 3 sure reads
+    # an "other" die (right read: "unknown", never sure) is left out of hands-free
+    t2 = Tally()
+    score_synthetic_image(t2, dice[:1] + [Die("unknown", 2, (40, 0, 20, 20), 0.99, True)],
+                          [truths[0], T("other", 2, (40, 0, 20, 20))])
+    assert t2.summary()["hands_free"] == 1.0 and t2.summary()["read_right"] == 1.0
 
 
 def write_domain(folder: Path, scenes, info=None) -> Path:

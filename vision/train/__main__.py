@@ -81,15 +81,25 @@ def cmd_real_mosaic(a):
 
 
 def cmd_export(a):
+    """Each network from a checkpoint (.pt, exported and checked) or an ONNX file (.onnx, copied
+    as it is: e.g. a round that retrains only the classifier keeps the shipped detector)."""
+    import shutil
     from .export import export_classifier, export_detector
     from .nets import Classifier, Detector
     a.out.mkdir(parents=True, exist_ok=True)
-    det, cls = Detector(), Classifier()
-    det.load_state_dict(torch.load(a.detector))
-    cls.load_state_dict(torch.load(a.classifier))
-    d1 = export_detector(det, a.out / "dice_detector.onnx")
-    d2 = export_classifier(cls, a.out / "dice_classifier.onnx")
-    log(json.dumps({"max_abs_diff_onnxruntime_vs_torch": {"detector": d1, "classifier": d2}}))
+    diffs = {}
+    for name, src, net, fn in (("detector", a.detector, Detector, export_detector),
+                               ("classifier", a.classifier, Classifier, export_classifier)):
+        dst = a.out / f"dice_{name}.onnx"
+        if Path(src).suffix == ".onnx":
+            if Path(src).resolve() != dst.resolve():
+                shutil.copyfile(src, dst)
+            diffs[name] = f"copied {src}"
+            continue
+        model = net()
+        model.load_state_dict(torch.load(src))
+        diffs[name] = fn(model, dst)
+    log(json.dumps({"max_abs_diff_onnxruntime_vs_torch": diffs}))
 
 
 def main(argv=None):
@@ -179,8 +189,8 @@ def main(argv=None):
     p.add_argument("out", type=Path)
     p.set_defaults(fn=cmd_real_mosaic)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
-    p.add_argument("--detector", type=Path, required=True)
-    p.add_argument("--classifier", type=Path, required=True)
+    p.add_argument("--detector", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")
+    p.add_argument("--classifier", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")
     p.add_argument("--out", type=Path, default=MODELS)
     p.set_defaults(fn=cmd_export)
     a = ap.parse_args(argv)
