@@ -307,8 +307,8 @@ class GameScreen(Screen):
         sugg = ft.Column(spacing=2)
 
         def fill():
-            sugg.controls = [ft.TextButton(f"{c.name} ({gt.continent(c.continent)})",
-                                           on_click=lambda e, c=c: self.run(step.reveal, c.continent, c.name))
+            # one tap on a catalogue card reveals it with its continent and categories
+            sugg.controls = [ft.TextButton(step.suggestion_label(c), on_click=lambda e, c=c: self.run(step.pick, c))
                              for c in step.suggestions()] if step.name else []
 
         def typed(e):
@@ -756,12 +756,14 @@ class GameScreen(Screen):
         return step.done(continent=continent, sepultus=sep)
 
     def draw_game_over(self, step) -> list[ft.Control]:
+        from companion.app.game.endgame_view import endgame_controls
         from companion.app.ui.score_view import score_view_controls
         from companion.app.vm_score import build_view
 
         breakdowns, ranking = step.scores()
         view = build_view(breakdowns, ranking, self.tr, self.vm.state.board)
-        return score_view_controls(view, self.tr, self.phone)
+        return score_view_controls(view, self.tr, self.phone) + endgame_controls(
+            step.at_a_glance((breakdowns, ranking)), self.gt, self.phone)
 
     # -- boards at a glance ---------------------------------------------------------------
     def boards_panel(self, step) -> ft.Control:

@@ -82,23 +82,30 @@ class LocalCatalogue:
         return cat.get(name) if cat is not None and name else None
 
     def search(self, prefix: str, continent: str | None = None, sepultus: bool = False) -> list:
+        """Cards whose name starts with ``prefix`` (accents, case, spaces forgiven), by name;
+        then those with a later word that starts with it ("gal" finds Aix galericulata)."""
         cat = self._load()
         if cat is None:
             return []
         from companion.content.catalogue import SepultusCard
 
-        out = []
-        for c in cat.search(prefix or ""):
+        key = name_key(prefix or "")
+        first, later = [], []
+        for c in cat:
             if sepultus != isinstance(c, SepultusCard):
                 continue
             if continent and not sepultus and c.continent != continent:
                 continue
-            out.append(c)
-        return out
+            if name_key(c.name).startswith(key):
+                first.append(c)
+            elif key and any(name_key(w).startswith(key) for w in c.name.split()[1:]):
+                later.append(c)
+        return sorted(first, key=lambda c: name_key(c.name)) + sorted(later, key=lambda c: name_key(c.name))
 
-    def remember(self, name: str, continent: str, categories) -> str | None:
-        """Save an animal's categories under its name; returns a problem or None."""
-        if not name:
+    def remember(self, name: str, continent: str, categories=None) -> str | None:
+        """Save an animal under its name (its categories, when known: a card already known
+        with its categories is kept as it is); returns a problem or None."""
+        if not name or not continent:
             return None
         cat = self._load()
         if cat is None:
@@ -106,8 +113,9 @@ class LocalCatalogue:
         from companion.content.catalogue import AnimalCard, CatalogueError
 
         try:
-            cat.add(AnimalCard(continent, tuple(categories), name))
-            cat.save(self.path)
+            fate = cat.add(AnimalCard(continent, tuple(categories) if categories else None, name))
+            if fate != "unchanged":
+                cat.save(self.path)
         except (CatalogueError, OSError) as exc:
             return str(exc)
         return None
@@ -204,9 +212,41 @@ class RevealAnimalStep(Step):
         return {c: b.animals_per_continent - seen.get(c, 0) for c in b.continents}
 
     def suggestions(self, continent: str | None = None) -> list:
-        return self.vm.catalogue.search(self.name, continent)[:8]
+        """Catalogue cards whose name starts with what was typed (``name``), at most 8: not
+        already in this game, of a continent with cards left (Sepultus cards when they are in
+        play and some are left). Each is one tap away: ``pick(card)``."""
+        if not self.name.strip():
+            return []
+        in_game = {name_key(c.name) for c in self.state.cards if c.name}
+        left = self.continents_left()
+        cards = [c for c in self.vm.catalogue.search(self.name, continent)
+                 if name_key(c.name) not in in_game and left.get(c.continent, 0) > 0]
+        if self.sepultus_allowed and continent is None:
+            cards += [c for c in self.vm.catalogue.search(self.name, sepultus=True) if name_key(c.name) not in in_game]
+        return cards[:8]
+
+    def suggestion_label(self, card) -> str:
+        """"Aix galericulata · Europe · Bird, Omnivore, Aquatic, Temperate": what the catalogue
+        fills in, so the table checks it against the card before the tap."""
+        t = self.t
+        if getattr(card, "kind", "") == "sepultus":
+            return t("g.reveal.suggestion_sepultus", name=card.name, what=t("g.sepultus"),
+                     die=card.die_value, cost=card.expedition_value)
+        if card.categories:
+            return t("g.reveal.suggestion_full", name=card.name, continent=t.continent(card.continent),
+                     categories=", ".join(t.category(c) for c in card.categories))
+        return t("g.reveal.suggestion", name=card.name, continent=t.continent(card.continent))
+
+    def pick(self, card) -> bool:
+        """One tap on a suggestion: the card is revealed with its name, continent and categories
+        from the catalogue."""
+        if getattr(card, "kind", "") == "sepultus":
+            return self.reveal_sepultus(card.die_value, card.expedition_value, card.categories, card.name)
+        return self.reveal(card.continent, card.name)
 
     def reveal(self, continent: str, name: str | None = None) -> bool:
+        """The card's continent (one tap), with the name typed when there is one: a catalogue
+        name brings its categories; a new name is added to the catalogue."""
         name = (self.name if name is None else name).strip()
         cats = None
         known = self.vm.catalogue.get(name)
@@ -217,7 +257,10 @@ class RevealAnimalStep(Step):
                 return False
             name = known.name
             cats = known.categories
-        return self.vm.confirm(RevealAnimal(continent, name, cats))
+        ok = self.vm.confirm(RevealAnimal(continent, name, cats))
+        if ok and name and known is None:
+            self.vm.note(self.vm.catalogue.remember(name, continent))
+        return ok
 
     def reveal_sepultus(self, die: int, cost: int, categories, name: str = "") -> bool:
         name = name.strip()
@@ -711,7 +754,10 @@ class ChooseAnimalStep(Step):
                                               sepultus["die"], sepultus["cost"]))
         known = self.vm.catalogue.get(name)
         cats = known.categories if known is not None and getattr(known, "kind", "") == "animal" else None
-        return self.vm.confirm(DrawAnimal(self.seat, continent, name, cats))
+        ok = self.vm.confirm(DrawAnimal(self.seat, continent, name, cats))
+        if ok and name and known is None:
+            self.vm.note(self.vm.catalogue.remember(name, continent))
+        return ok
 
 
 class ChooseExpertStep(Step):
@@ -832,6 +878,7 @@ class AutomaStep(Step):
     def done(self, continent: str | None = None, expert: str | None = None, sepultus: dict | None = None) -> bool:
         """Confirm the decision's actions (each saved); with a deck draw, also the card drawn."""
         actions = list(self.decision.actions)
+        new_name = None
         wf = self.waits_for
         if wf == "animal_from_deck":
             name = self.name.strip()
@@ -845,6 +892,8 @@ class AutomaStep(Step):
                 known = self.vm.catalogue.get(name)
                 cats = known.categories if known is not None and getattr(known, "kind", "") == "animal" else None
                 actions.append(DrawAnimal(self.seat, continent, name, cats))
+                if name and known is None:
+                    new_name = (name, continent)
         elif wf == "expert_from_deck":
             if not expert:
                 self.vm.error = self.t("g.err.enter_drawn_expert")
@@ -853,7 +902,10 @@ class AutomaStep(Step):
         if not actions:
             self.vm.error = self.t("g.err.nothing_to_do")
             return False
-        return self.vm.confirm_all(actions)
+        ok = self.vm.confirm_all(actions)
+        if ok and new_name:
+            self.vm.note(self.vm.catalogue.remember(*new_name))
+        return ok
 
 
 class GameOverStep(Step):
@@ -861,6 +913,13 @@ class GameOverStep(Step):
 
     def scores(self):
         return queries.final_scores(self.state)
+
+    def at_a_glance(self, scores=None):
+        """The end-of-game charts' data (``endgame.EndGame``): points by source, the score
+        track over the rounds replayed from the log, the scoring cards by name."""
+        from companion.app.game.endgame import build_endgame
+
+        return build_endgame(self.vm, *(scores or self.scores()))
 
 
 # --------------------------------------------------------------------------- the game
