@@ -58,14 +58,6 @@ _NODES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(
     e.getAttribute('aria-checked') || e.getAttribute('aria-selected') || ''])"""
 
 
-# the texts with their place on the page (the tree's order is not always the reading order)
-_BOXES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => {
-    const t = Array.from(e.childNodes).filter(n => n.nodeType === 3 || n.tagName === 'SPAN')
-        .map(n => n.textContent).join('').trim();
-    const r = e.getBoundingClientRect();
-    return {text: t, x: r.left, y: r.top, h: r.height}; }).filter(b => b.text)"""
-
-
 class PhotoReadNotChecked(UserWarning):
     """The photo was uploaded but the dice model or a sample photo is missing, so the read
     itself was not checked."""
@@ -110,15 +102,12 @@ class Table:
         return ""
 
     def stats(self, name: str) -> tuple[int, int, int, int, int]:
-        """(coins, tokens, seals, VP, reputation) shown on ``name``'s board."""
-        # the board's title ("Ana · first player") and, right below it, its numbers
-        boxes = self.page.evaluate(_BOXES_JS)
-        titles = [b for b in boxes if b["text"].split(" · ")[0] == name]
-        numbers = [b for b in boxes if STATS.fullmatch(b["text"])]
-        for title in titles:
-            below = [b for b in numbers if 0 < b["y"] - title["y"] < 3 * title["h"] and abs(b["x"] - title["x"]) < 8]
-            if len(below) == 1:
-                return tuple(int(x) for x in STATS.fullmatch(below[0]["text"]).groups())
+        """(coins, tokens, seals, VP, reputation) shown on ``name``'s board (the accessible name
+        of its row of numbers: "Ana: 4 coins · 1 tokens · 0 seals · 0 VP · reputation 0")."""
+        for _, label, text, _ in self.nodes():
+            first = (label or text).split("\n", 1)[0]
+            if first.startswith(name + ": ") and STATS.fullmatch(first[len(name) + 2:]):
+                return tuple(int(x) for x in STATS.fullmatch(first[len(name) + 2:]).groups())
         raise AssertionError(f"no board of {name} with its numbers on screen; texts: {self.texts()}")
 
     # -- acting ---------------------------------------------------------------------------

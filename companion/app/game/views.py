@@ -213,6 +213,23 @@ class GameScreen(Screen):
         ]
 
     def redraw(self) -> None:
+        """Redraw after a tap. While the game itself has not changed (a die tapped to preview, a
+        spend changed, a refusal shown) only the messages and the step panel are replaced in
+        place: the boards, the log and the app bar are what they were, and a tap does not pay
+        for sending the whole drawn board again (docs/app-game.md). Otherwise the whole screen."""
+        vm = self.vm
+        drawn = getattr(self, "_drawn", None)
+        if vm is not None and drawn is not None and getattr(self.shell, "page", None) is not None \
+                and drawn["version"] == getattr(vm, "_version", None) and drawn["lang"] == self.gt.lang:
+            try:
+                head, parent, index = drawn["head"], drawn["parent"], drawn["index"]
+                head.controls = self.head_controls()
+                parent.controls[index] = self.step_panel(vm.step)
+                head.update()
+                parent.update()
+                return
+            except Exception:  # never leave a stale screen: draw it whole
+                log.error("in-place redraw failed", exc_info=True)
         self.shell.render()
 
     def run(self, fn, *args, **kw) -> None:
@@ -233,6 +250,28 @@ class GameScreen(Screen):
                               button(gt("g.wiz.title"), lambda e: self.ctl.new_game(), ft.Icons.PLAY_ARROW)])
         vm = self.vm
         step = vm.step
+        stretch = ft.CrossAxisAlignment.STRETCH
+        head = ft.Column(self.head_controls(), spacing=12, horizontal_alignment=stretch)
+        main = self.step_panel(step)
+        central, seats = self.boards_panel(step)
+        logs = self.log_panel()
+        drawn = {"version": getattr(vm, "_version", None), "lang": self.gt.lang, "head": head}
+        if self.phone:
+            root = ft.Column([head, main, central, *seats, logs], spacing=12, horizontal_alignment=stretch)
+            self._drawn = {**drawn, "parent": root, "index": 1}
+            return root
+        # the step with the seats' boards under it, the central board beside them
+        main = ft.Column([main, *seats], spacing=8, horizontal_alignment=stretch)
+        main.col = {"xs": 12, "md": 7}
+        side = ft.Column([central], spacing=12, horizontal_alignment=stretch)
+        side.col = {"xs": 12, "md": 5}
+        self._drawn = {**drawn, "parent": main, "index": 0}
+        return ft.Column([head, ft.ResponsiveRow([main, side], spacing=16, run_spacing=12), logs], spacing=12,
+                         horizontal_alignment=stretch)
+
+    def head_controls(self) -> list[ft.Control]:
+        """The status line, the last refusal and the notes for the table."""
+        vm = self.vm
         top: list[ft.Control] = [ft.Text(vm.status_line(), weight=ft.FontWeight.BOLD)]
         if vm.error:
             top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
@@ -241,17 +280,7 @@ class GameScreen(Screen):
         for n in vm.notes:
             top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE), ft.Text(n, expand=True)]),
                                     bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=10, border_radius=8))
-        main = self.step_panel(step)
-        boards = self.boards_panel(step)
-        logs = self.log_panel()
-        stretch = ft.CrossAxisAlignment.STRETCH
-        if self.phone:
-            return ft.Column([*top, main, boards, logs], spacing=12, horizontal_alignment=stretch)
-        main.col = {"xs": 12, "md": 7}
-        side = ft.Column([boards], spacing=12, horizontal_alignment=stretch)
-        side.col = {"xs": 12, "md": 5}
-        return ft.Column([*top, ft.ResponsiveRow([main, side], spacing=16, run_spacing=12), logs], spacing=12,
-                         horizontal_alignment=stretch)
+        return top
 
     def step_panel(self, step) -> ft.Control:
         draw = getattr(self, "draw_" + step.kind, None)
@@ -766,49 +795,11 @@ class GameScreen(Screen):
             step.at_a_glance((breakdowns, ranking)), self.gt, self.phone)
 
     # -- boards at a glance ---------------------------------------------------------------
-    def boards_panel(self, step) -> ft.Control:
-        gt, vm = self.gt, self.vm
-        st = vm.state
-        cards: list[ft.Control] = []
-        for si, s in enumerate(st.seats):
-            active = step.seat == si
-            dice = []
-            for sl, slot in enumerate(s.slots):
-                for d in slot:
-                    dice.append(die_chip(d[0], d[1], gt("g.turn.die_on", die=gt.die(d), name=s.name, slot=sl + 1), size=26))
-            title = s.name + (" · " + gt("g.wiz.automa") if s.kind == "automa" else "") + (
-                " · " + gt("g.res.first_player") if st.first_player == si else "")
-            stats = gt("g.board.stats", coins=s.coins, tokens=s.tokens, seals=s.seals, vp=s.vp, rep=s.rep)
-            extra = gt("g.board.cards", animals=len(s.animals), published=len(s.published), experts=len(s.experts))
-            face = [x for x in s.face_up if x]
-            rows = [ft.Text(title, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if active else None),
-                    ft.Text(stats, size=13), ft.Text(extra, size=13)]
-            if face:
-                rows.append(ft.Text(gt("g.board.face_up", names=", ".join(face)), size=12))
-            if dice:
-                rows.append(ft.Row(dice, spacing=4, wrap=True))
-            cards.append(ft.Container(ft.Column(rows, spacing=3), padding=10, border_radius=8,
-                                      border=ft.Border.all(2 if active else 1, ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT)))
-        central = [ft.Text(gt("g.board.central"), weight=ft.FontWeight.BOLD)]
-        if st.round:
-            central.append(ft.Text(gt("g.board.tokens", tokens=", ".join(gt.token(x) for x in st.round_tokens) or "—"), size=13))
-            exp = []
-            for c in st.board.continents:
-                exp.append(ft.Row([colour_dot(CONTINENT_COLOUR[c]), ft.Text(f"{st.expedition[c]}/{len(st.board.expedition_spaces)}", size=13)],
-                                  spacing=3, tight=True))
-            central.append(ft.Row([ft.Text(gt("g.board.expeditions"), size=13), *exp], wrap=True, spacing=8))
-            central.append(ft.Row([ft.Text(gt("g.board.central_dice"), size=13),
-                                   *[ft.Row([colour_dot(c), ft.Text(str(k), size=13)], spacing=2, tight=True) for c, k in st.central.items()]],
-                                  wrap=True, spacing=8))
-        experts = [n for n in st.expert_display if n]
-        if experts:
-            central.append(ft.Text(gt("g.board.experts", names=", ".join(experts)), size=13))
-        animals = [vm.card_label(c) for c in st.animal_display if c is not None]
-        if animals:
-            central.append(ft.Text(gt("g.board.animals", names=", ".join(animals)), size=13))
-        cards.append(ft.Container(ft.Column(central, spacing=3), padding=10, border_radius=8,
-                                  border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
-        return ft.Column(cards, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    def boards_panel(self, step) -> tuple[ft.Control, list[ft.Control]]:
+        """The drawn central board and the seats' boards (``board_view``, ``board_vm``)."""
+        from companion.app.game.board_view import boards_panel
+
+        return boards_panel(self, step)
 
     def log_panel(self) -> ft.Control:
         lines = self.vm.log()
