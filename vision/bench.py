@@ -206,7 +206,7 @@ class Tally:
         return out
 
 
-SWEEP = (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99)
+SWEEP = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.95, 0.97, 0.98, 0.99)
 
 
 def threshold_sweep(reads: Sequence[tuple[float, bool]], thresholds: Sequence[float] = SWEEP) -> list[dict]:
