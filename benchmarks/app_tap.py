@@ -8,8 +8,10 @@ Chromium at phone (390 x 844) and desktop (1280 x 900) size. Measured in the pag
   red 3 can do:") are in Flutter's semantics tree, i.e. painted. The server rebuilds the
   whole screen (turn panel, central board, seats' boards, log) for it. Two dice are tapped
   in turn, N times each;
-- tile tap: a click on an expert tile of the board until its description is on screen (the
-  snack bar; no redraw of the screen).
+- tile tap: a click on a display tile of the board until its description is on screen (the
+  snack bar; no redraw of the screen);
+- undo / redo tap: the app bar's Undo, then Redo, until the action log's count has changed:
+  the game changes, so the whole screen is drawn again with a new board (the slow path).
 
 The clock is the page's ``performance.now()``: read just before the click is sent (so the
 figure includes the click's own trip from the test to the browser) and when a mutation
@@ -71,7 +73,7 @@ def measure(ctx, url: str, title: str, size: tuple[int, int], taps: int) -> dict
         if face not in [f for _, f in faces]:
             faces.append((i, face))
     assert len(faces) >= 2, labels
-    out: dict[str, list[float]] = {"die tap": [], "tile tap": []}
+    out: dict[str, list[float]] = {"die tap": [], "tile tap": [], "undo/redo": []}
     for k in range(taps * 2 + 1):
         i, face = faces[k % 2]
         box = dice.nth(i).bounding_box()
@@ -89,6 +91,26 @@ def measure(ctx, url: str, title: str, size: tuple[int, int], taps: int) -> dict
         ms = timed_click(page, tile.bounding_box(), name, more=True)
         if k:
             out["tile tap"].append(ms)
+    page.mouse.wheel(0, -30000)
+    page.wait_for_timeout(300)
+    n = int(re.search(r"\((\d+)\)", page.get_by_text(re.compile(r"^Action log \(\d+\)")).first.text_content()).group(1))
+    undo, redo = page.get_by_role("button", name="Undo").first, page.get_by_role("button", name="Redo").first
+    box_u, box_r = undo.bounding_box(), redo.bounding_box()
+
+    def log_count() -> int:
+        return int(re.search(r"\((\d+)\)", page.get_by_text(re.compile(r"^Action log \(\d+\)")).first.text_content()).group(1))
+
+    undo.click()  # once untimed: how many actions one Undo takes back here
+    page.wait_for_function(f"() => !document.body.innerHTML.includes('Action log ({n})')", timeout=30000)
+    page.wait_for_timeout(300)
+    m = log_count()
+    redo.click()
+    page.wait_for_timeout(600)
+    for _ in range(taps):
+        out["undo/redo"].append(timed_click(page, box_u, f"Action log ({m})"))
+        page.wait_for_timeout(300)
+        out["undo/redo"].append(timed_click(page, box_r, f"Action log ({n})"))
+        page.wait_for_timeout(300)
     page.close()
     return out
 

@@ -80,6 +80,32 @@ def panel(controls: list[ft.Control], highlight: bool = False) -> ft.Control:
                         border=ft.Border.all(2 if highlight else 1, ft.Colors.PRIMARY if highlight else ft.Colors.OUTLINE_VARIANT))
 
 
+class Parts:
+    """Controls kept while what they draw is equal (the ``board_vm`` records are frozen
+    dataclasses): a redraw after a step re-sends only the parts of the board that changed.
+    ``holder(name)`` is a panel kept for good, whose children are swapped in place."""
+
+    def __init__(self):
+        self._kept: dict[str, tuple[object, ft.Control]] = {}
+        self._holders: dict[str, ft.Container] = {}
+
+    def get(self, name: str, record, build: Callable[[], ft.Control]) -> ft.Control:
+        old = self._kept.get(name)
+        if old is not None and old[0] == record:
+            return old[1]
+        control = build()
+        self._kept[name] = (record, control)
+        return control
+
+    def holder(self, name: str, controls: list[ft.Control], highlight: bool = False) -> ft.Control:
+        box = self._holders.get(name)
+        if box is None:
+            box = self._holders[name] = panel([])
+        box.content.controls = controls
+        box.border = ft.Border.all(2 if highlight else 1, ft.Colors.PRIMARY if highlight else ft.Colors.OUTLINE_VARIANT)
+        return box
+
+
 # --------------------------------------------------------------------------- central board
 
 
@@ -158,58 +184,81 @@ def round_track(rounds: tuple[bv.RoundView, ...], show: Show) -> ft.Control:
     return ft.Row(cells, wrap=True, spacing=4, run_spacing=4)
 
 
-def central_board_view(b: bv.CentralBoard, gt, show: Show, width: int) -> ft.Control:
+def central_board_view(b: bv.CentralBoard, gt, show: Show, width: int, parts: Parts | None = None) -> ft.Control:
     """The central board in ``width`` px (about 340 on a phone, 430 beside the turn panel)."""
+    parts = parts or Parts()
     colours = [c for _, c in b.seats]
     inner = width - 22
     loc_w = max(96, (inner - 2 * 6) // 3)
-    legend = ft.Row([ft.Row([ft.Container(width=10, height=10, border_radius=5, bgcolor=c), ft.Text(n, size=11)], spacing=3, tight=True)
-                     for n, c in b.seats], wrap=True, spacing=10)
-    exp = b.expedition
-    exp_head = ft.Semantics(content=ft.Container(ft.Row([ft.Icon(LOC_ICON["expedition"], size=16),
+    space_w = max(52, (inner - 16 - 62 - 4 * 3) // 4)
+    cell_w = max(78, (inner - 52 - 3 * 3) // 3)
+
+    def legend():
+        return ft.Row([ft.Row([ft.Container(width=10, height=10, border_radius=5, bgcolor=c), ft.Text(n, size=11)],
+                              spacing=3, tight=True) for n, c in b.seats], wrap=True, spacing=10)
+
+    def tracks():
+        exp = b.expedition
+        head = ft.Semantics(content=ft.Container(ft.Row([ft.Icon(LOC_ICON["expedition"], size=16),
                                                           ft.Text(exp.name, size=12, weight=ft.FontWeight.BOLD)], spacing=4),
                                                   on_click=lambda e: show(exp.info)), label=exp.info, container=True)
-    space_w = max(52, (inner - 16 - 62 - 4 * 3) // 4)
-    tracks = ft.Container(ft.Column([exp_head, *[track_row(t, show, space_w) for t in b.tracks]], spacing=3),
-                          padding=6, border_radius=6, border=ft.Border.all(1, ft.Colors.OUTLINE))
-    cell_w = max(78, (inner - 52 - 3 * 3) // 3)
-    parts: list[ft.Control] = [
-        title(gt("g.bd.title"), 16), legend, ft.Text(gt("g.bd.tap_hint"), size=11, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Row([location_box(x, show, loc_w) for x in b.locations], wrap=True, spacing=6, run_spacing=6),
-        tracks,
-        title(gt("g.bd.publication"), 13), pub_grid(b.publication, colours, show, cell_w),
-        title(gt("g.bd.reputation"), 13), rep_track(b.reputation, colours, show),
-        title(gt("g.bd.rounds"), 13), round_track(b.rounds, show),
+        rows = [parts.get(f"track:{t.continent}", t, lambda t=t: track_row(t, show, space_w)) for t in b.tracks]
+        return ft.Container(ft.Column([head, *rows], spacing=3), padding=6, border_radius=6,
+                            border=ft.Border.all(1, ft.Colors.OUTLINE))
+
+    return parts.holder("central", [
+        title(gt("g.bd.title"), 16), parts.get("legend", b.seats, legend),
+        ft.Text(gt("g.bd.tap_hint"), size=11, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Row([parts.get(f"loc:{x.key}", x, lambda x=x: location_box(x, show, loc_w)) for x in b.locations],
+               wrap=True, spacing=6, run_spacing=6),
+        parts.get("tracks", (b.expedition, b.tracks), tracks),
+        title(gt("g.bd.publication"), 13),
+        parts.get("publication", (b.publication, b.seats), lambda: pub_grid(b.publication, colours, show, cell_w)),
+        title(gt("g.bd.reputation"), 13),
+        parts.get("reputation", (b.reputation, b.seats), lambda: rep_track(b.reputation, colours, show)),
+        title(gt("g.bd.rounds"), 13), parts.get("rounds", b.rounds, lambda: round_track(b.rounds, show)),
         title(gt("g.bd.experts"), 13),
-        ft.Row([tile(t, show) for t in b.experts], wrap=True, spacing=4, run_spacing=4),
+        parts.get("experts", b.experts, lambda: ft.Row([tile(t, show) for t in b.experts], wrap=True, spacing=4, run_spacing=4)),
         title(gt("g.bd.animals"), 13),
-        ft.Row([tile(t, show) for t in b.animals], wrap=True, spacing=4, run_spacing=4),
-    ]
-    return panel(parts)
+        parts.get("animals", b.animals, lambda: ft.Row([tile(t, show) for t in b.animals], wrap=True, spacing=4, run_spacing=4)),
+    ])
 
 
 # --------------------------------------------------------------------------- seats
 
 
-def seat_board_view(sb: bv.SeatBoard, gt, show: Show, width: int) -> ft.Control:
+def seat_board_view(sb: bv.SeatBoard, gt, show: Show, width: int, parts: Parts | None = None) -> ft.Control:
+    parts = parts or Parts()
     inner = width - 22
-    head = [ft.Container(width=12, height=12, border_radius=6, bgcolor=sb.colour),
-            ft.Text(sb.title, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if sb.active else None, expand=True)]
-    if sb.hand is not None:
-        head.append(mini_die(sb.hand, show, 24))
-    stats = ft.Semantics(content=ft.Row(
-        [ft.Row([ft.Icon(STAT_ICON[s.key], size=16), ft.Text(str(s.value), size=14, weight=ft.FontWeight.BOLD)], spacing=2, tight=True)
-         for s in sb.stats], wrap=True, spacing=12), label=sb.stats_info, container=True)
+
+    def head():
+        row = [ft.Container(width=12, height=12, border_radius=6, bgcolor=sb.colour),
+               ft.Text(sb.title, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if sb.active else None, expand=True)]
+        if sb.hand is not None:
+            row.append(mini_die(sb.hand, show, 24))
+        return ft.Row(row, spacing=6)
+
+    def stats():
+        return ft.Semantics(content=ft.Row(
+            [ft.Row([ft.Icon(STAT_ICON[s.key], size=16), ft.Text(str(s.value), size=14, weight=ft.FontWeight.BOLD)],
+                    spacing=2, tight=True) for s in sb.stats], wrap=True, spacing=12), label=sb.stats_info, container=True)
+
     slot_w = max(70, (inner - 3 * 4) // 4)
-    slots = []
-    for sl in sb.slots:
-        slots.append(tappable(ft.Column([ft.Text(sl.effect, size=10, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
-                                                 color=ft.Colors.ON_SURFACE_VARIANT),
-                                         ft.Row([mini_die(d, show, 24) for d in sl.dice] or [ft.Container(height=24)], spacing=2)],
-                                        spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                              sl.info, show, width=slot_w, padding=4, border_radius=6, border=ft.Border.all(1, ft.Colors.OUTLINE)))
-    parts: list[ft.Control] = [ft.Row(head, spacing=6), stats, ft.Row(slots, spacing=4)]
-    if sb.study:
+
+    def slots():
+        boxes = []
+        for sl in sb.slots:
+            boxes.append(tappable(ft.Column([ft.Text(sl.effect, size=10, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
+                                                     color=ft.Colors.ON_SURFACE_VARIANT),
+                                             ft.Row([mini_die(d, show, 24) for d in sl.dice] or [ft.Container(height=24)], spacing=2)],
+                                            spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                                  sl.info, show, width=slot_w, padding=4, border_radius=6, border=ft.Border.all(1, ft.Colors.OUTLINE)))
+        return ft.Row(boxes, spacing=4)
+
+    out: list[ft.Control] = [parts.get("head", (sb.title, sb.colour, sb.active, sb.hand), head),
+                             parts.get("stats", (sb.stats, sb.stats_info), stats), parts.get("slots", sb.slots, slots)]
+
+    def study():
         tiles = []
         for st in sb.study:
             cells = None if not st.cubes else ft.Row([tappable(ft.Text(bv.TYPE_ROMAN[c.type], size=9, color="#FFFFFF" if c.on else TILE_FG,
@@ -218,40 +267,46 @@ def seat_board_view(sb: bv.SeatBoard, gt, show: Show, width: int) -> ft.Control:
                                      border=ft.Border.all(1, TILE_FG))
                             for c in st.cubes], spacing=2, tight=True)
             tiles.append(tile(st.tile, show, width=100, extra=cells))
-        parts += [title(gt("g.sb.study"), 12), ft.Row(tiles, wrap=True, spacing=4, run_spacing=4)]
+        return ft.Row(tiles, wrap=True, spacing=4, run_spacing=4)
+
+    if sb.study:
+        out += [title(gt("g.sb.study"), 12), parts.get("study", (sb.study, sb.colour), study)]
     col_w = max(56, (inner - 4 * 3) // max(5, len(sb.columns)))
-    cols = []
-    for c in sb.columns:
+
+    def columns():
+        return ft.Row([column(c) for c in sb.columns], wrap=True, spacing=3, run_spacing=3)
+
+    def column(c):
         marks = [ft.Icon(EXPERT_STATE_ICON[m.state], size=14, color=TILE_FG if m.state != "flipped" else "#757575")
                  for m in c.experts]
-        cols.append(tappable(ft.Column([ft.Text(c.name, size=10, weight=ft.FontWeight.BOLD, color=TILE_FG, max_lines=1,
+        return tappable(ft.Column([ft.Text(c.name, size=10, weight=ft.FontWeight.BOLD, color=TILE_FG, max_lines=1,
                                                 overflow=ft.TextOverflow.ELLIPSIS),
                                         ft.Row([ft.Icon(ft.Icons.MENU_BOOK, size=13, color=TILE_FG),
                                                 ft.Text(str(c.published), size=12, weight=ft.FontWeight.BOLD, color=TILE_FG)],
                                                spacing=2, tight=True),
                                         ft.Row(marks, spacing=0, wrap=True) if marks else ft.Container(height=14)],
                                        spacing=1, tight=True),
-                             c.info, show, width=col_w, padding=4, border_radius=6, bgcolor=TILE_BG.get(c.colour, TILE_BG["unknown"])))
-    parts += [title(gt("g.sb.collection"), 12), ft.Row(cols, wrap=True, spacing=3, run_spacing=3)]
-    return panel(parts, highlight=sb.active)
+                        c.info, show, width=col_w, padding=4, border_radius=6, bgcolor=TILE_BG.get(c.colour, TILE_BG["unknown"]))
+
+    out += [title(gt("g.sb.collection"), 12), parts.get("columns", sb.columns, columns)]
+    return parts.holder("seat", out, highlight=sb.active)
 
 
 def boards_panel(screen, step) -> tuple[ft.Control, list[ft.Control]]:
     """The central board and every seat's board, for ``GameScreen`` (its view-model and size).
 
-    The controls are kept while the game, the language, the widths and the seat to play stay
-    the same: a tap that only previews (a die tapped, a spend changed) redraws the screen with
-    the very same board objects, which Flet's diff skips, so the tap does not pay for the board."""
+    The panels and every part of them are kept for the open game, language and widths
+    (``Parts``): after a step only the parts whose data changed are new controls, so Flet sends
+    only those; a tap that only previews does not redraw the boards at all (``GameScreen.redraw``)."""
     vm, gt = screen.vm, screen.gt
     st = vm.state
     central_w, seat_w = board_widths(screen)
-    actions = vm.session.actions
-    key = (id(vm), getattr(vm, "_version", None), len(actions), actions[-1:], gt.lang, central_w, seat_w, step.seat)
     kept = screen.ctl.screen_state("game:board", dict)
-    if kept.get("key") == key:
-        return kept["controls"]
-    cache = screen.ctl.screen_state("game:placements", bv.PlacementCache)
-    placements = cache.get(actions)
+    key = (id(vm), gt.lang, central_w, seat_w)
+    if kept.get("key") != key:
+        kept.clear()
+        kept.update(key=key, central=Parts(), seats={})
+    placements = screen.ctl.screen_state("game:placements", bv.PlacementCache).get(vm.session.actions)
     shell = screen.shell
 
     def show(info: str) -> None:
@@ -259,11 +314,9 @@ def boards_panel(screen, step) -> tuple[ft.Control, list[ft.Control]]:
         if toast is not None and getattr(shell, "page", None) is not None:
             toast(info)
 
-    seats = [seat_board_view(sb, gt, show, seat_w) for sb in bv.seat_boards(st, gt, step.seat)]
-    controls = central_board_view(bv.central_board(st, placements, gt), gt, show, central_w), seats
-    kept.clear()
-    kept.update(key=key, controls=controls)
-    return controls
+    seats = [seat_board_view(sb, gt, show, seat_w, kept["seats"].setdefault(sb.seat, Parts()))
+             for sb in bv.seat_boards(st, gt, step.seat)]
+    return central_board_view(bv.central_board(st, placements, gt), gt, show, central_w, kept["central"]), seats
 
 
 def board_widths(screen) -> tuple[int, int]:

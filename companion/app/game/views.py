@@ -213,24 +213,41 @@ class GameScreen(Screen):
         ]
 
     def redraw(self) -> None:
-        """Redraw after a tap. While the game itself has not changed (a die tapped to preview, a
-        spend changed, a refusal shown) only the messages and the step panel are replaced in
-        place: the boards, the log and the app bar are what they were, and a tap does not pay
-        for sending the whole drawn board again (docs/app-game.md). Otherwise the whole screen."""
+        """Redraw after a tap, in place while the screen stays the game in the same language:
+        while the game itself has not changed (a die tapped to preview, a spend changed, a
+        refusal shown) only the messages and the step panel are replaced; after a step the
+        boards' changed parts (``board_view.Parts``), the log and Undo/Redo too. A tap thus
+        never pays for sending the whole drawn board again (docs/app-game.md). Otherwise, and
+        if anything goes wrong, the shell draws the whole screen."""
         vm = self.vm
         drawn = getattr(self, "_drawn", None)
-        if vm is not None and drawn is not None and getattr(self.shell, "page", None) is not None \
-                and drawn["version"] == getattr(vm, "_version", None) and drawn["lang"] == self.gt.lang:
+        page = getattr(self.shell, "page", None)
+        if vm is not None and drawn is not None and page is not None and drawn["lang"] == self.gt.lang \
+                and self.ctl.nav.current == "/game" and game_vm(self.ctl) is vm:
             try:
-                head, parent, index = drawn["head"], drawn["parent"], drawn["index"]
-                head.controls = self.head_controls()
-                parent.controls[index] = self.step_panel(vm.step)
-                head.update()
-                parent.update()
+                self.patch(drawn, changed=drawn["version"] != getattr(vm, "_version", None))
                 return
             except Exception:  # never leave a stale screen: draw it whole
                 log.error("in-place redraw failed", exc_info=True)
         self.shell.render()
+
+    def patch(self, drawn: dict, changed: bool) -> None:
+        vm = self.vm
+        step = vm.step
+        drawn["head"].controls = self.head_controls()
+        drawn["parent"].controls[drawn["index"]] = self.step_panel(step)
+        if not changed:
+            drawn["head"].update()
+            drawn["parent"].update()
+            return
+        self.boards_panel(step)  # the kept panels, their changed parts swapped in place
+        drawn["root"].controls[-1] = self.log_panel()
+        bar = self.shell.page.appbar
+        buttons = self.actions()
+        if bar is not None and bar.actions is not None and len(bar.actions) > len(buttons):
+            bar.actions[:len(buttons)] = buttons
+        drawn["version"] = getattr(vm, "_version", None)
+        self.shell.page.update()
 
     def run(self, fn, *args, **kw) -> None:
         """Call a view-model method from a tap and redraw (its refusal shows as ``vm.error``)."""
@@ -258,16 +275,17 @@ class GameScreen(Screen):
         drawn = {"version": getattr(vm, "_version", None), "lang": self.gt.lang, "head": head}
         if self.phone:
             root = ft.Column([head, main, central, *seats, logs], spacing=12, horizontal_alignment=stretch)
-            self._drawn = {**drawn, "parent": root, "index": 1}
+            self._drawn = {**drawn, "parent": root, "index": 1, "root": root}
             return root
         # the step with the seats' boards under it, the central board beside them
         main = ft.Column([main, *seats], spacing=8, horizontal_alignment=stretch)
         main.col = {"xs": 12, "md": 7}
         side = ft.Column([central], spacing=12, horizontal_alignment=stretch)
         side.col = {"xs": 12, "md": 5}
-        self._drawn = {**drawn, "parent": main, "index": 0}
-        return ft.Column([head, ft.ResponsiveRow([main, side], spacing=16, run_spacing=12), logs], spacing=12,
+        root = ft.Column([head, ft.ResponsiveRow([main, side], spacing=16, run_spacing=12), logs], spacing=12,
                          horizontal_alignment=stretch)
+        self._drawn = {**drawn, "parent": main, "index": 0, "root": root}
+        return root
 
     def head_controls(self) -> list[ft.Control]:
         """The status line, the last refusal and the notes for the table."""
