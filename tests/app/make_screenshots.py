@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -86,6 +87,49 @@ def game_screens(ctx, url: str, data: Path, out: Path) -> list[str]:
     return written
 
 
+#: the drawn board and the seats' boards (a solo game in round 3 with dice on the board):
+#: (language, theme, size, what) -> file name
+BOARD_SHOTS = [("en", "light", "phone", "board"), ("en", "light", "phone", "seats"), ("fr", "dark", "phone", "board"),
+               ("en", "dark", "desktop", "board"), ("fr", "light", "desktop", "board")]
+BOARD_HEADINGS = {"en": ("Central board", re.compile(r"^Ana: \d+ coins")), "fr": ("Plateau central", re.compile(r"^Ana : \d+ pièces"))}
+
+
+def board_screens(ctx, out: Path) -> list[str]:
+    """The game screen with the drawn board, from a game prepared by ``board_scene``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "game"))
+    from board_scene import prepare_board_game
+
+    data = Path(tempfile.mkdtemp(prefix="enc-shots-board-"))
+    title, _ = prepare_board_game(data, dice_placed=4)
+    written = []
+    with webapp.running_app(data_dir=data) as (url, _proc):
+        for lang, theme, size, what in BOARD_SHOTS:
+            set_prefs(data, lang, theme)
+            page = webapp.open_app(ctx, url, *(PHONE if size == "phone" else DESKTOP))
+            webapp.button(page, NAMES[lang]["resume"]).click()
+            webapp.shown(page, title).wait_for()
+            page.wait_for_timeout(400)
+            webapp.shown(page, title).click()
+            webapp.button(page, {"en": "Undo", "fr": "Annuler"}[lang]).wait_for()
+            page.wait_for_timeout(800)
+            if size == "phone":  # the board (or the seats) at the top of the screen
+                target = BOARD_HEADINGS[lang][0 if what == "board" else 1]
+                page.mouse.move(200, 400)
+                for _ in range(12):
+                    node = webapp.shown(page, target)
+                    box = node.bounding_box() if node.count() else None
+                    top = 70 if what == "board" else 110  # the seat's title sits above its numbers
+                    if box and top - 20 <= box["y"] < top + 130:
+                        break
+                    page.mouse.wheel(0, (box["y"] - top) if box else 500)
+                    page.wait_for_timeout(300)
+            name = f"game-{what}-{lang}-{theme}-{size}.png"
+            save_small(page, out / name)
+            written.append(name)
+            page.close()
+    return written
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(webapp.REPO / "docs" / "screenshots"))
@@ -126,6 +170,7 @@ def main() -> int:
             page.close()
             written += [f"{s}-{tag}.png" for s in ("start", "settings", "scorepad")]
         written += game_screens(ctx, url, data, out)
+        written += board_screens(ctx, out)
     for name in written:
         print(out / name, (out / name).stat().st_size // 1024, "KB")
     return 0
