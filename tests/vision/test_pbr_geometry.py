@@ -206,3 +206,12 @@ def test_sampled_scenes_are_plausible() -> None:
     assert 3 <= np.median(counts) <= 10
     assert 5 <= others <= 30
     assert set(colours) >= set(g.COLOURS)
+
+
+def test_a_candle_white_balance_keeps_light_colours_finite():
+    import numpy as np
+    from vision.pbr.geometry import balanced_light_colour
+
+    for white in (1000.0, 1500.0, 1900.0, 6500.0):
+        for kelvin in (1800.0, 3200.0, 6500.0, 9000.0):
+            assert np.isfinite(balanced_light_colour(kelvin, white)).all(), (kelvin, white)

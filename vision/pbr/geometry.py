@@ -592,7 +592,9 @@ def _energy(kind: str, irradiance: float, dist: float) -> float:
 def balanced_light_colour(kelvin: float, white_kelvin: float) -> np.ndarray:
     """Linear RGB of a ``kelvin`` light seen by a camera white-balanced for ``white_kelvin``,
     scaled to luminance 1 (so light powers alone set the brightness)."""
-    rgb = kelvin_to_rgb(kelvin) / kelvin_to_rgb(white_kelvin)
+    # a white balance under 1900 K has no blue at all: keep the division finite there (scenes
+    # whose white point has blue are unchanged)
+    rgb = kelvin_to_rgb(kelvin) / np.maximum(kelvin_to_rgb(white_kelvin), 1e-3)
     return rgb / float(rgb @ np.array([0.2126, 0.7152, 0.0722]))
 
 
