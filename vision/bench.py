@@ -73,15 +73,8 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def match_by_iou(preds: Sequence[Sequence[float]], truths: Sequence[Sequence[float]], min_iou: float = MATCH_IOU):
-    """Greedy one-to-one matching, highest IoU first. Returns [(pred_i, truth_i)]."""
-    pairs = []
-    for i, p in enumerate(preds):
-        for j, t in enumerate(truths):
-            v = iou(p, t)
-            if v >= min_iou:
-                pairs.append((v, i, j))
-    pairs.sort(reverse=True)
+def _one_to_one(pairs: Sequence[tuple[float, int, int]]) -> list[tuple[int, int]]:
+    """(score, pred_i, truth_j) already sorted best first -> greedy one-to-one [(pred_i, truth_j)]."""
     used_p: set[int] = set()
     used_t: set[int] = set()
     out = []
@@ -91,6 +84,18 @@ def match_by_iou(preds: Sequence[Sequence[float]], truths: Sequence[Sequence[flo
             used_t.add(j)
             out.append((i, j))
     return out
+
+
+def match_by_iou(preds: Sequence[Sequence[float]], truths: Sequence[Sequence[float]], min_iou: float = MATCH_IOU):
+    """Greedy one-to-one matching, highest IoU first. Returns [(pred_i, truth_i)]."""
+    pairs = []
+    for i, p in enumerate(preds):
+        for j, t in enumerate(truths):
+            v = iou(p, t)
+            if v >= min_iou:
+                pairs.append((v, i, j))
+    pairs.sort(reverse=True)
+    return _one_to_one(pairs)
 
 
 def match_by_centre(preds: Sequence[Sequence[float]], centres: Sequence[tuple[float, float]]):
@@ -103,15 +108,7 @@ def match_by_centre(preds: Sequence[Sequence[float]], centres: Sequence[tuple[fl
             if x <= cx <= x + w and y <= cy <= y + h:
                 pairs.append((float(np.hypot(pcx - cx, pcy - cy)), i, j))
     pairs.sort()
-    used_p: set[int] = set()
-    used_t: set[int] = set()
-    out = []
-    for _, i, j in pairs:
-        if i not in used_p and j not in used_t:
-            used_p.add(i)
-            used_t.add(j)
-            out.append((i, j))
-    return out
+    return _one_to_one(pairs)
 
 
 def match_by_centre_distance(preds: Sequence[Sequence[float]], truths: Sequence[Sequence[float]]):
@@ -126,15 +123,7 @@ def match_by_centre_distance(preds: Sequence[Sequence[float]], truths: Sequence[
             if dist <= reach:
                 pairs.append((dist, i, j))
     pairs.sort()
-    used_p: set[int] = set()
-    used_t: set[int] = set()
-    out = []
-    for _, i, j in pairs:
-        if i not in used_p and j not in used_t:
-            used_p.add(i)
-            used_t.add(j)
-            out.append((i, j))
-    return out
+    return _one_to_one(pairs)
 
 
 @dataclass
