@@ -405,7 +405,8 @@ def _fold(entries: Sequence[LogEntry], path: Path | None = None, game_id: str | 
 
 
 class GameLog:
-    """One open game file. Not thread-safe; use it from one thread (the UI's)."""
+    """One open game file. Not thread-safe: use it from one thread at a time (the UI's, or
+    under ``companion.shared_session.SharedSession``'s lock when pages share a game)."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, game_id: str,
                  entries: list[LogEntry], meta: dict):
@@ -760,7 +761,10 @@ class GameStore:
     def _connect(path: Path, game_id: str, read_only: bool) -> sqlite3.Connection:
         mode = "ro" if read_only else "rw"
         try:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None)
+            # check_same_thread=False: in web mode the pages of one game act from their own
+            # threads, one at a time under companion.shared_session's lock
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None,
+                                   check_same_thread=False)
         except sqlite3.Error as e:
             raise StoreError(f"the save {path.name} cannot be opened: {e}", path=path, game_id=game_id) from e
         try:

@@ -9,6 +9,11 @@ is kept in ``ctl.screen_state(GAME_KEY)`` (a ``GameHolder``) so that a redraw, o
 game that is already open, never opens its file twice, and a game replaced by another is
 closed. ``open_new_game(ctl)`` / ``open_saved_game(ctl, game_id)`` are the same two calls,
 named as the lead's note asked.
+
+Every page of one game shares ONE session: ``live_games()`` is the process's registry
+(``companion.shared_session.LiveGames``); a page acquires the game's ``SharedSession`` when it
+opens it and releases it when it closes it or opens another, the last page closes the file
+(docs/app.md, "Many phones, one game").
 """
 
 from __future__ import annotations
@@ -31,9 +36,27 @@ class GameHolder:
         self.problem_id: str | None = None
 
     def close(self) -> None:
-        if self.vm is not None and not self.vm.session.closed:
-            self.vm.session.close()
-        self.vm = None
+        vm, self.vm = self.vm, None
+        if vm is None:
+            return
+        vm.detach()
+        if hasattr(vm.session, "transaction"):
+            live_games().release(vm.session)
+        elif not vm.session.closed:
+            vm.session.close()
+
+
+_LIVE = None
+
+
+def live_games():
+    """The process's open games, shared by every page (one ``SharedSession`` per game)."""
+    global _LIVE
+    if _LIVE is None:
+        from companion.shared_session import LiveGames
+
+        _LIVE = LiveGames(store_factory=session_store)
+    return _LIVE
 
 
 def session_store():
@@ -51,7 +74,6 @@ def game_vm(ctl):
     ``holder(ctl).problem`` set when it cannot be opened (damaged file, newer schema ...)."""
     from companion.app.game.texts import GameText
     from companion.app.game.vm import GameVM
-    from companion.session import GameSession
     from companion.store import StoreError
 
     h = holder(ctl)
@@ -64,7 +86,7 @@ def game_vm(ctl):
         return None
     h.close()
     try:
-        session = GameSession.open(session_store(), gid)
+        session = live_games().acquire(gid, session_store())
     except StoreError as exc:
         h.problem, h.problem_id = str(exc), gid
         return None
@@ -81,7 +103,7 @@ def show_new_session(ctl, session) -> None:
     h = holder(ctl)
     h.close()
     h.problem = h.problem_id = None
-    h.vm = GameVM(session, GameText(lambda: ctl.tr.lang))
+    h.vm = GameVM(live_games().adopt(session), GameText(lambda: ctl.tr.lang))
     ctl.open_game(session.game_id)
 
 

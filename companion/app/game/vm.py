@@ -17,6 +17,7 @@ state with the checked ``apply`` before it is shown as possible), and from the a
 from __future__ import annotations
 
 import dataclasses
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Callable
 
@@ -34,6 +35,7 @@ from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE, name_key
 from companion.engine import EXPERT, animal_deck_left, apply
 from companion.errors import RuleError
 from companion.session import GameSession
+from companion.shared_session import StaleViewError
 from companion.state import State
 from companion.store import StoreError
 
@@ -150,6 +152,15 @@ class Step:
         self.state = vm.state
         self.pending = vm.state.pending
         self.seat = self.pending.seat
+        #: the version of the shared game this question was asked at (None: not shared); an
+        #: answer to an older question is refused (docs/app.md, "Many phones, one game")
+        self.seen = vm.seen_version
+
+    def _confirm(self, action: Action) -> bool:
+        return self.vm.confirm_all([action], seen=self.seen)
+
+    def _confirm_all(self, actions) -> bool:
+        return self.vm.confirm_all(actions, seen=self.seen)
 
     @property
     def seat_name(self) -> str | None:
@@ -187,7 +198,7 @@ class RevealExpertStep(Step):
         return out
 
     def reveal(self, name: str) -> bool:
-        return self.vm.confirm(RevealExpert(name))
+        return self._confirm(RevealExpert(name))
 
 
 class RevealAnimalStep(Step):
@@ -257,14 +268,14 @@ class RevealAnimalStep(Step):
                 return False
             name = known.name
             cats = known.categories
-        ok = self.vm.confirm(RevealAnimal(continent, name, cats))
+        ok = self._confirm(RevealAnimal(continent, name, cats))
         if ok and name and known is None:
             self.vm.note(self.vm.catalogue.remember(name, continent))
         return ok
 
     def reveal_sepultus(self, die: int, cost: int, categories, name: str = "") -> bool:
         name = name.strip()
-        ok = self.vm.confirm(RevealAnimal(None, name, tuple(categories), True, die, cost))
+        ok = self._confirm(RevealAnimal(None, name, tuple(categories), True, die, cost))
         if ok and name:
             self.vm.note(self.vm.catalogue.remember_sepultus(name, die, cost, categories))
         return ok
@@ -282,7 +293,7 @@ class RoundTokenStep(Step):
         return out
 
     def reveal(self, effect: str) -> bool:
-        return self.vm.confirm(RevealRoundToken(effect))
+        return self._confirm(RevealRoundToken(effect))
 
 
 class RollDiceStep(Step):
@@ -309,7 +320,7 @@ class RollDiceStep(Step):
             self.vm.error = problem
             return False
         seat = self.seat
-        ok = self.vm.confirm(self.entry.action(seat))
+        ok = self._confirm(self.entry.action(seat))
         if ok and self.automa:
             self.vm.note(dice_instructions(self.vm.state, seat))
         return ok
@@ -357,7 +368,7 @@ class PlaceDiceStep(Step):
         if not self.ready():
             self.vm.error = self.t("g.err.place_all")
             return False
-        return self.vm.confirm(PlaceDice(self.seat, tuple(self.slots)))
+        return self._confirm(PlaceDice(self.seat, tuple(self.slots)))
 
 
 @dataclass
@@ -561,7 +572,7 @@ class TurnStep(Step):
         return [n for n in s.face_up if n is not None and EXPERT[n].duration == "oneshot"]
 
     def use_expert(self, name: str) -> bool:
-        return self.vm.confirm(UseExpert(self.seat, name))
+        return self._confirm(UseExpert(self.seat, name))
 
     def options(self) -> list[OptionView]:
         if self.trial is None:
@@ -675,7 +686,7 @@ class TurnStep(Step):
         gift = None
         if not self.in_hand:
             gift = gift_instructions(self.state, self.take)
-        ok = self.vm.confirm_all(actions)
+        ok = self._confirm_all(actions)
         if ok and gift:
             self.vm.note(gift)
         return ok
@@ -727,7 +738,7 @@ class ResearchStep(Step):
                             vp=s1.vp - s0.vp, coins=s1.coins - s0.coins)
 
     def submit(self) -> bool:
-        return self.vm.confirm(Research(self.seat, tuple(self.chosen)))
+        return self._confirm(Research(self.seat, tuple(self.chosen)))
 
 
 class CardEntry:
@@ -744,17 +755,17 @@ class ChooseAnimalStep(Step):
         return [c for c in self.state.animal_display if c is not None]
 
     def take(self, card: int) -> bool:
-        return self.vm.confirm(ChooseAnimal(self.seat, card))
+        return self._confirm(ChooseAnimal(self.seat, card))
 
     def draw(self, continent: str | None, name: str = "", sepultus: dict | None = None) -> bool:
         """The display is empty: the seat takes the top card of the deck (entered here)."""
         name = name.strip()
         if sepultus:
-            return self.vm.confirm(DrawAnimal(self.seat, None, name, tuple(sepultus["categories"]), True,
+            return self._confirm(DrawAnimal(self.seat, None, name, tuple(sepultus["categories"]), True,
                                               sepultus["die"], sepultus["cost"]))
         known = self.vm.catalogue.get(name)
         cats = known.categories if known is not None and getattr(known, "kind", "") == "animal" else None
-        ok = self.vm.confirm(DrawAnimal(self.seat, continent, name, cats))
+        ok = self._confirm(DrawAnimal(self.seat, continent, name, cats))
         if ok and name and known is None:
             self.vm.note(self.vm.catalogue.remember(name, continent))
         return ok
@@ -779,7 +790,7 @@ class ChooseExpertStep(Step):
         return s.kind == "human" and all(x is not None for x in s.face_up)
 
     def take(self, name: str, slot: int | None = None, use_now: bool = False) -> bool:
-        return self.vm.confirm(ChooseExpert(self.seat, name, slot, use_now))
+        return self._confirm(ChooseExpert(self.seat, name, slot, use_now))
 
 
 class SealStep(Step):
@@ -791,10 +802,10 @@ class SealStep(Step):
         return [(c, k) for c, k in self.state.central.items() if k]
 
     def take(self, colour: str) -> bool:
-        return self.vm.confirm(SealAction(self.seat, colour))
+        return self._confirm(SealAction(self.seat, colour))
 
     def pass_(self) -> bool:
-        return self.vm.confirm(Pass(self.seat))
+        return self._confirm(Pass(self.seat))
 
 
 class RollDieStep(Step):
@@ -807,7 +818,7 @@ class RollDieStep(Step):
         return None
 
     def roll(self, value: int) -> bool:
-        return self.vm.confirm(RollDie(self.seat, value))
+        return self._confirm(RollDie(self.seat, value))
 
 
 class CategoriesStep(Step):
@@ -839,7 +850,7 @@ class CategoriesStep(Step):
         if any(c is None for c in self.chosen):
             self.vm.error = self.t("g.err.four_categories")
             return False
-        ok = self.vm.confirm(SetCategories(self.card_id, tuple(self.chosen)))
+        ok = self._confirm(SetCategories(self.card_id, tuple(self.chosen)))
         if ok and self.name:
             self.vm.note(self.vm.catalogue.remember(self.name, self.card.continent, self.chosen))
         return ok
@@ -902,7 +913,7 @@ class AutomaStep(Step):
         if not actions:
             self.vm.error = self.t("g.err.nothing_to_do")
             return False
-        ok = self.vm.confirm_all(actions)
+        ok = self._confirm_all(actions)
         if ok and new_name:
             self.vm.note(self.vm.catalogue.remember(*new_name))
         return ok
@@ -944,6 +955,12 @@ class GameVM:
         self._step: Step | None = None
         self._version = 0
         self._listeners: list[Callable[[], None]] = []
+        self._seen: int | None = getattr(session, "version", None)
+        #: called after another page changed the shared game (the screen redraws)
+        self.on_remote: Callable[[], None] | None = None
+        sub = getattr(session, "subscribe", None)
+        if sub is not None:  # a SharedSession: redraw when another page changes the game
+            sub(self._remote)
 
     # -- plumbing -----------------------------------------------------------------------
     @property
@@ -953,11 +970,50 @@ class GameVM:
     def subscribe(self, fn: Callable[[], None]) -> None:
         self._listeners.append(fn)
 
+    def unsubscribe(self, fn: Callable[[], None]) -> None:
+        self._listeners = [f for f in self._listeners if f != fn]
+
+    @property
+    def seen_version(self) -> int | None:
+        """The version of the shared game this view-model shows (None: a session of its own)."""
+        return self._seen
+
     def _changed(self) -> None:
         self._version += 1
+        self._seen = getattr(self.session, "version", None)
         self._step = None
         for fn in list(self._listeners):
             fn()
+
+    def _remote(self, version: int) -> None:
+        """Another page changed the shared game: forget the question, tell the screen."""
+        if version == self._seen:
+            return  # our own change, already shown
+        self.error = None
+        self.notes = []
+        self._changed()
+        if self.on_remote is not None:
+            self.on_remote()
+
+    def _guard(self, seen: int | None):
+        """The shared game's lock, refusing a view older than ``seen`` (the version the page
+        showed; default: the one this view-model last knew); no lock for a session of its own."""
+        tx = getattr(self.session, "transaction", None)
+        if tx is None:
+            return nullcontext()
+        return tx(self._seen if seen is None else seen)
+
+    def _stale(self) -> bool:
+        self.error = self.t("g.err.stale")
+        self.notes = []
+        self._changed()  # the fresh state
+        return False
+
+    def detach(self) -> None:
+        """The page is gone: stop hearing about the shared game."""
+        unsub = getattr(self.session, "unsubscribe", None)
+        if unsub is not None:
+            unsub(self._remote)
 
     def note(self, text: str | None) -> None:
         if text:
@@ -978,50 +1034,66 @@ class GameVM:
         return self._reader, self._reader_problem
 
     # -- confirming ---------------------------------------------------------------------
-    def confirm(self, action: Action) -> bool:
-        return self.confirm_all([action])
+    def confirm(self, action: Action, seen: int | None = None) -> bool:
+        return self.confirm_all([action], seen=seen)
 
-    def confirm_all(self, actions) -> bool:
+    def confirm_all(self, actions, seen: int | None = None) -> bool:
         """Confirm each action in order (each saved before the next). The whole chain is tried
-        on a copy first, so a refusal changes nothing; a failed write stops at that action."""
+        on a copy first, so a refusal changes nothing; a failed write stops at that action.
+        On a shared game the chain applies under the game's lock, and only if the game is still
+        at ``seen`` (the version the page showed): otherwise nothing is applied, ``error`` says
+        why and the view shows the fresh state."""
         actions = list(actions)
-        _, problem = _try(self.state, actions, self.t)
-        if problem is not None:
-            self.error = problem
-            return False
-        self.error = None
-        self.notes = []
         done = 0
         try:
-            for a in actions:
-                self.session.confirm(a)
-                done += 1
-        except (RuleError, StoreError) as exc:
-            self.error = self.t.engine(exc)
-            if done:
-                self._changed()
-            return False
-        self._changed()
-        return True
+            with self._guard(seen):
+                _, problem = _try(self.state, actions, self.t)
+                if problem is not None:
+                    self.error = problem
+                    return False
+                self.error = None
+                self.notes = []
+                try:
+                    for a in actions:
+                        self.session.confirm(a)
+                        done += 1
+                except (RuleError, StoreError) as exc:
+                    self.error = self.t.engine(exc)
+                    self._seen = getattr(self.session, "version", None)
+                    ok = False
+                else:
+                    self._seen = getattr(self.session, "version", None)
+                    ok = True
+        except StaleViewError:
+            return self._stale()
+        if done:
+            self._changed()
+        return ok
 
-    def undo(self) -> bool:
+    def undo(self, seen: int | None = None) -> bool:
         """Undo the last step as the user confirmed it: a human's die and its action together,
         an automa's whole turn (its take, action and cards) together."""
-        if not self.session.can_undo:
-            self.error = self.t("g.err.nothing_to_undo")
-            return False
         try:
-            last = self.session.undo()
-            while self.session.can_undo and self._continues(self.session.actions[-1], last):
-                last = self.session.undo()
-        except StoreError as exc:
-            self.error = str(exc)
-            self._changed()
-            return False
-        self.error = None
-        self.notes = []
+            with self._guard(seen):
+                if not self.session.can_undo:
+                    self.error = self.t("g.err.nothing_to_undo")
+                    return False
+                try:
+                    last = self.session.undo()
+                    while self.session.can_undo and self._continues(self.session.actions[-1], last):
+                        last = self.session.undo()
+                except StoreError as exc:
+                    self.error = str(exc)
+                    ok = False
+                else:
+                    self.error = None
+                    self.notes = []
+                    ok = True
+                self._seen = getattr(self.session, "version", None)
+        except StaleViewError:
+            return self._stale()
         self._changed()
-        return True
+        return ok
 
     def _continues(self, prev: Action, nxt: Action) -> bool:
         """Whether ``nxt`` belongs to the same user step as ``prev`` (for undo/redo)."""
@@ -1036,21 +1108,27 @@ class GameVM:
             return isinstance(prev, kinds) and isinstance(nxt, kinds)
         return isinstance(prev, TakeDie) and not isinstance(nxt, UseExpert)
 
-    def redo(self) -> bool:
-        if not self.session.can_redo:
-            self.error = self.t("g.err.nothing_to_redo")
-            return False
+    def redo(self, seen: int | None = None) -> bool:
         try:
-            last = self.session.redo()
-            while self.session.can_redo and self._continues(last, self.session.next_redo()):
-                last = self.session.redo()
-        except (StoreError, RuleError) as exc:
-            self.error = self.t.engine(exc)
-            self._changed()
-            return False
-        self.error = None
+            with self._guard(seen):
+                if not self.session.can_redo:
+                    self.error = self.t("g.err.nothing_to_redo")
+                    return False
+                try:
+                    last = self.session.redo()
+                    while self.session.can_redo and self._continues(last, self.session.next_redo()):
+                        last = self.session.redo()
+                except (StoreError, RuleError) as exc:
+                    self.error = self.t.engine(exc)
+                    ok = False
+                else:
+                    self.error = None
+                    ok = True
+                self._seen = getattr(self.session, "version", None)
+        except StaleViewError:
+            return self._stale()
         self._changed()
-        return True
+        return ok
 
     @property
     def can_undo(self) -> bool:

@@ -1,0 +1,311 @@
+"""One live game, many screens: a ``GameSession`` shared by every page that shows it.
+
+In web mode every phone at the table opens its own page, but all pages of one game must act
+on ONE session (two ``GameSession`` objects on one file fork the game: the second to write gets
+``ConcurrentWriteError``). ``LiveGames`` is the server's registry: ``acquire(game_id)`` opens
+the game once and hands the same ``SharedSession`` to every page; ``release`` closes the file
+when the last page lets go.
+
+``SharedSession`` has the reading and changing interface of ``GameSession`` (so a view-model
+uses either) plus:
+
+* ``version``: a number that grows by one with every confirmed action, undo or redo;
+* ``transaction(expected_version)``: a context manager that takes the game's lock (actions from
+  all pages apply one at a time) and refuses with :class:`StaleViewError` a page whose view was
+  drawn at another version (it acted on a game that changed meanwhile); nothing is applied
+  then, and the page redraws from the current state;
+* ``subscribe(fn)``: ``fn(version)`` is called after every change, once per transaction, outside
+  the lock, in the thread that made the change. Listeners are held weakly when they are bound
+  methods (a page that is gone does not keep its view-model alive).
+
+Usage::
+
+    live = LiveGames(store)
+    a = live.acquire(game_id); b = live.acquire(game_id)     # a is b
+    with a.transaction(seen_version):                         # StaleViewError if seen is old
+        a.confirm(action)
+    live.release(a); live.release(b)                          # the file is closed
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+import weakref
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from companion.actions import Action
+from companion.session import GameSession
+from companion.state import State
+from companion.store import GameStore
+
+__all__ = ["LiveGames", "SharedSession", "StaleViewError"]
+
+
+class StaleViewError(Exception):
+    """The page acted on a view of the game that another page has changed since; nothing was
+    applied. ``seen`` is the version the page showed, ``current`` the game's version now."""
+
+    def __init__(self, seen: int | None, current: int):
+        super().__init__(f"the game changed on another screen (your view: step {seen}, now: step {current}); "
+                         "nothing was applied, here is the game as it is now")
+        self.seen = seen
+        self.current = current
+
+
+class SharedSession:
+    """A ``GameSession`` shared by several pages: a lock, a version, change listeners."""
+
+    def __init__(self, session: GameSession):
+        self._session = session
+        self.lock = threading.RLock()
+        self._version = 0
+        self._listeners: list[Any] = []  # weakref.WeakMethod or plain callables
+        self._depth = 0
+        self._dirty = False
+
+    # -- sharing --------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        return self._version
+
+    @property
+    def session(self) -> GameSession:
+        return self._session
+
+    def subscribe(self, fn: Callable[[int], None]) -> None:
+        ref = weakref.WeakMethod(fn) if hasattr(fn, "__self__") else None
+        with self.lock:
+            self._listeners.append(ref if ref is not None else fn)
+
+    def unsubscribe(self, fn: Callable[[int], None]) -> None:
+        with self.lock:
+            keep = []
+            for item in self._listeners:
+                target = item() if isinstance(item, weakref.WeakMethod) else item
+                if target is None or target == fn:
+                    continue
+                keep.append(item)
+            self._listeners = keep
+
+    def listeners(self) -> int:
+        """How many live listeners there are (for tests and the host screen)."""
+        with self.lock:
+            return sum(1 for i in self._listeners if not isinstance(i, weakref.WeakMethod) or i() is not None)
+
+    @contextmanager
+    def transaction(self, expected_version: int | None = None) -> Iterator["SharedSession"]:
+        """Hold the game's lock for a group of changes (a user step: a die and its action, an
+        undo of a whole turn). ``expected_version`` (the version the page showed) not the
+        current one: :class:`StaleViewError`, nothing applied. Listeners hear of the changes
+        once, after the lock is released."""
+        self.lock.acquire()
+        notify, version = False, self._version
+        try:
+            if expected_version is not None and expected_version != self._version:
+                raise StaleViewError(expected_version, self._version)
+            self._depth += 1
+            try:
+                yield self
+            finally:
+                self._depth -= 1
+                if self._depth == 0 and self._dirty:
+                    notify, self._dirty = True, False
+                version = self._version
+        finally:
+            self.lock.release()
+            if notify:  # also after a refusal in the middle of a group: what was saved is shown
+                self._notify(version)
+
+    def _notify(self, version: int) -> None:
+        with self.lock:
+            items = list(self._listeners)
+        dead = False
+        for item in items:
+            fn = item() if isinstance(item, weakref.WeakMethod) else item
+            if fn is None:
+                dead = True
+                continue
+            try:
+                fn(version)
+            except Exception:  # one broken page must not stop the others from hearing
+                import logging
+
+                logging.getLogger(__name__).error("a listener of the shared game failed", exc_info=True)
+        if dead:
+            with self.lock:
+                self._listeners = [i for i in self._listeners
+                                   if not isinstance(i, weakref.WeakMethod) or i() is not None]
+
+    def _changed(self) -> None:
+        self._version += 1
+        self._dirty = True
+
+    # -- changing (each call is its own transaction when not inside one) ------------------
+    def confirm(self, action: Action) -> State:
+        with self.transaction():
+            st = self._session.confirm(action)
+            self._changed()
+            return st
+
+    def undo(self) -> Action:
+        with self.transaction():
+            a = self._session.undo()
+            self._changed()
+            return a
+
+    def redo(self) -> Action:
+        with self.transaction():
+            a = self._session.redo()
+            self._changed()
+            return a
+
+    def rename(self, title: str) -> None:
+        with self.lock:
+            self._session.rename(title)
+
+    # -- reading (the GameSession interface) ----------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._session.state
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self._session.actions
+
+    @property
+    def game_id(self) -> str:
+        return self._session.game_id
+
+    @property
+    def path(self):
+        return self._session.path
+
+    @property
+    def title(self) -> str:
+        return self._session.title
+
+    @property
+    def meta(self) -> dict:
+        return self._session.meta
+
+    @property
+    def store(self) -> GameStore:
+        return self._session.store
+
+    @property
+    def can_undo(self) -> bool:
+        return self._session.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        with self.lock:
+            return self._session.can_redo
+
+    def next_redo(self) -> Action | None:
+        with self.lock:
+            return self._session.next_redo()
+
+    @property
+    def closed(self) -> bool:
+        return self._session.closed
+
+    def log_lines(self) -> list[str]:
+        with self.lock:
+            return self._session.log_lines()
+
+    def log_messages(self):
+        with self.lock:
+            return self._session.log_messages()
+
+    def export(self) -> dict:
+        with self.lock:
+            return self._session.export()
+
+    def export_file(self, path):
+        with self.lock:
+            return self._session.export_file(path)
+
+    def close(self) -> None:
+        """A page lets go: use ``LiveGames.release``; closing here closes it for every page."""
+        with self.lock:
+            self._session.close()
+
+
+class LiveGames:
+    """The server's open games: one ``SharedSession`` per game id, counted per page."""
+
+    def __init__(self, store: GameStore | None = None, store_factory: Callable[[], GameStore] | None = None):
+        self._store = store
+        self._store_factory = store_factory
+        self._lock = threading.Lock()
+        self._open: dict[tuple[str, str], SharedSession] = {}
+        self._users: dict[tuple[str, str], int] = {}
+
+    def store(self) -> GameStore:
+        if self._store is None:
+            self._store = self._store_factory() if self._store_factory else GameStore()
+        return self._store
+
+    @staticmethod
+    def _key(store: GameStore, game_id: str) -> tuple[str, str]:
+        return str(Path(store.games_dir).resolve()), game_id
+
+    def acquire(self, game_id: str, store: GameStore | None = None) -> SharedSession:
+        """The live session of ``game_id`` (in ``store``, default the registry's), opened
+        (checked replay) by its first page. Store errors of ``GameSession.open`` pass through
+        and nothing is registered."""
+        store = store or self.store()
+        key = self._key(store, game_id)
+        with self._lock:
+            shared = self._open.get(key)
+            if shared is None or shared.closed:
+                shared = SharedSession(GameSession.open(store, game_id))
+                self._open[key] = shared
+                self._users[key] = 0
+            self._users[key] += 1
+            return shared
+
+    def adopt(self, session: GameSession) -> SharedSession:
+        """Register a session just created (the new-game wizard) as live, used by one page."""
+        key = self._key(session.store, session.game_id)
+        with self._lock:
+            old = self._open.get(key)
+            if old is not None and not old.closed:
+                session.close()  # never two sessions on one file
+                self._users[key] += 1
+                return old
+            shared = SharedSession(session)
+            self._open[key] = shared
+            self._users[key] = 1
+            return shared
+
+    def release(self, shared: SharedSession) -> None:
+        """A page lets go of the game; the last one closes its file."""
+        key = self._key(shared.store, shared.game_id)
+        with self._lock:
+            if self._open.get(key) is not shared:
+                if not shared.closed:
+                    shared.close()
+                return
+            self._users[key] -= 1
+            if self._users[key] <= 0:
+                del self._open[key]
+                del self._users[key]
+                shared.close()
+
+    def users(self, game_id: str, store: GameStore | None = None) -> int:
+        with self._lock:
+            return self._users.get(self._key(store or self.store(), game_id), 0)
+
+    def get(self, game_id: str, store: GameStore | None = None) -> SharedSession | None:
+        with self._lock:
+            return self._open.get(self._key(store or self.store(), game_id))
+
+    def close_all(self) -> None:
+        with self._lock:
+            for shared in self._open.values():
+                shared.close()
+            self._open.clear()
+            self._users.clear()
