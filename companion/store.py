@@ -32,6 +32,7 @@ import os
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -331,8 +332,35 @@ def _set_pragmas(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
 
 
+#: game files with an open ``GameLog`` in this process (resolved path -> count). Their header
+#: is not read again with a plain ``open``: closing any descriptor of a file drops every POSIX
+#: lock this process holds on it, SQLite's included, and another process could then think the
+#: game closed and delete its WAL (seen with two browser pages on one game while a third
+#: listed the saved games).
+_HELD: dict[str, int] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def _held(path: Path, delta: int) -> None:
+    key = str(Path(path).resolve())
+    with _HELD_LOCK:
+        n = _HELD.get(key, 0) + delta
+        if n > 0:
+            _HELD[key] = n
+        else:
+            _HELD.pop(key, None)
+
+
+def _is_held(path: Path) -> bool:
+    with _HELD_LOCK:
+        return str(Path(path).resolve()) in _HELD
+
+
 def _check_header(path: Path, game_id: str) -> None:
-    """Classify a file from its first 100 bytes, without letting SQLite touch it."""
+    """Classify a file from its first 100 bytes, without letting SQLite touch it. A file this
+    process holds open (already checked when opened) is not read again (see ``_HELD``)."""
+    if _is_held(path):
+        return
     try:
         with open(path, "rb") as f:
             head = f.read(100)
@@ -417,6 +445,7 @@ class GameLog:
         self._by_seq = {e.seq: e for e in entries}
         self._meta = meta
         self._active, self._redo = _fold(entries, path, game_id)
+        _held(path, +1)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -532,6 +561,7 @@ class GameLog:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             conn.close()
+            _held(self.path, -1)
 
     def __enter__(self) -> "GameLog":
         return self

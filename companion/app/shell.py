@@ -51,6 +51,7 @@ class Shell:
         page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOUR)
         page.padding = 0
         page.on_resize = self._on_resize
+        page.on_close = self._on_close  # the session expired: let go of its game
         # file pickers are page services (constructing one inside main or an event handler
         # registers it); one per purpose, so each screen sets its own on_result
         self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}
@@ -65,6 +66,13 @@ class Shell:
     def _on_resize(self, e) -> None:
         if self.ctl.set_width(e.width):
             pass  # the controller notified "size": already re-rendered
+
+    def _on_close(self, e) -> None:
+        import sys
+
+        game = sys.modules.get("companion.app.game")  # loaded only if a game screen was opened
+        if game is not None:
+            game.close_page(self.ctl)
 
     def _on_change(self, what: str) -> None:
         self.render()

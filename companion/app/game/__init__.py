@@ -48,6 +48,23 @@ class GameHolder:
 
 _LIVE = None
 
+#: key of the page's lock in ``ctl.screen_state``: a tap and a redraw caused by another page
+#: never touch this page's controls at the same time
+PAGE_LOCK_KEY = "game:page-lock"
+
+
+def page_lock(ctl):
+    import threading
+
+    return ctl.screen_state(PAGE_LOCK_KEY, threading.RLock)
+
+
+def close_page(ctl) -> None:
+    """The page is closed: let go of its game (the last page closes the file)."""
+    h = ctl._screens.get(GAME_KEY) if hasattr(ctl, "_screens") else None
+    if h is not None:
+        h.close()
+
 
 def live_games():
     """The process's open games, shared by every page (one ``SharedSession`` per game)."""

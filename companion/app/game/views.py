@@ -11,7 +11,7 @@ import logging
 
 import flet as ft
 
-from companion.app.game import game_vm, holder, session_store, show_new_session
+from companion.app.game import game_vm, holder, page_lock, session_store, show_new_session
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM
 from companion.app.game.wizard import (
@@ -198,6 +198,8 @@ class GameScreen(Screen):
         super().__init__(shell)
         self.gt = game_text(self.ctl)
         self.vm: GameVM | None = game_vm(self.ctl)
+        if self.vm is not None:
+            self.vm.on_remote = self.remote_changed  # the latest screen of this page hears
 
     def title(self) -> str:
         if self.vm is None:
@@ -207,10 +209,36 @@ class GameScreen(Screen):
     def actions(self) -> list[ft.Control]:
         if self.vm is None:
             return []
+        seen = self.vm.seen_version  # an Undo tapped on a view the game has left is refused
         return [
-            icon_button(ft.Icons.UNDO, self.gt("g.game.undo"), lambda e: self.run(self.vm.undo), disabled=not self.vm.can_undo),
-            icon_button(ft.Icons.REDO, self.gt("g.game.redo"), lambda e: self.run(self.vm.redo), disabled=not self.vm.can_redo),
+            icon_button(ft.Icons.UNDO, self.gt("g.game.undo"), lambda e: self.run(self.vm.undo, seen=seen),
+                        disabled=not self.vm.can_undo),
+            icon_button(ft.Icons.REDO, self.gt("g.game.redo"), lambda e: self.run(self.vm.redo, seen=seen),
+                        disabled=not self.vm.can_redo),
         ]
+
+    def remote_changed(self) -> None:
+        """Another page changed the shared game (called in that page's thread): redraw this
+        page in its own Flet worker, where its controls belong (docs/app.md, "Many phones,
+        one game")."""
+        page = getattr(self.shell, "page", None)
+        run_thread = getattr(page, "run_thread", None)
+        if run_thread is None:  # no Flet page (tests): redraw here
+            self.remote_redraw()
+            return
+        try:
+            run_thread(self.remote_redraw)
+        except Exception:  # the page is gone
+            log.debug("remote redraw not scheduled", exc_info=True)
+
+    def remote_redraw(self) -> None:
+        with page_lock(self.ctl):
+            if getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
+                return  # this page shows another screen: it draws the game fresh when it returns
+            try:
+                self.redraw()
+            except Exception:
+                log.error("remote redraw failed", exc_info=True)
 
     def redraw(self) -> None:
         """Redraw after a tap, in place while the screen stays the game in the same language:
@@ -250,13 +278,15 @@ class GameScreen(Screen):
         self.shell.page.update()
 
     def run(self, fn, *args, **kw) -> None:
-        """Call a view-model method from a tap and redraw (its refusal shows as ``vm.error``)."""
-        try:
-            fn(*args, **kw)
-        except Exception as exc:  # a bug must not freeze the table: show it and keep the game
-            log.error("game action failed", exc_info=True)
-            self.vm.error = f"{type(exc).__name__}: {exc}"
-        self.redraw()
+        """Call a view-model method from a tap and redraw (its refusal shows as ``vm.error``).
+        One tap or remote redraw of this page at a time (``page_lock``)."""
+        with page_lock(self.ctl):
+            try:
+                fn(*args, **kw)
+            except Exception as exc:  # a bug must not freeze the table: show it and keep the game
+                log.error("game action failed", exc_info=True)
+                self.vm.error = f"{type(exc).__name__}: {exc}"
+            self.redraw()
 
     # -- layout ---------------------------------------------------------------------------
     def view(self) -> ft.Control:

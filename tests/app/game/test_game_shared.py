@@ -200,3 +200,48 @@ def test_transaction_refuses_an_old_version_directly(game_dir):
             pass
     with a.session.transaction(1):
         pass
+
+
+def test_two_screens_one_game_redraw_and_refuse_a_stale_tap(monkeypatch, game_dir):
+    """The game screens of two pages (two controllers, as two phones): a tap on A redraws B;
+    B's tap on the button drawn before is refused with the message; closing both pages closes
+    the file."""
+    from test_game_views import FakeShell
+
+    from companion.app.game import close_page, game_vm, live_games
+    from companion.app.game.views import GameScreen
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    gid = make_game(game_dir)
+    a, b = FakeShell(), FakeShell()
+    for shell in (a, b):
+        shell.ctl.open_game(gid)
+    sa, sb = GameScreen(a), GameScreen(b)
+    sa.view(), sb.view()
+    assert sa.vm is not sb.vm and sa.vm.session is sb.vm.session
+    shared = sa.vm.session
+    old_step = sb.vm.step  # what B shows
+    names = old_step.candidates()
+    renders = b.renders
+    sa.run(sa.vm.step.reveal, names[0])
+    assert sa.vm.error is None and shared.state.n_actions == 2
+    assert b.renders == renders + 1, "B redraws after A's step"
+    assert sb.vm.log() == sa.vm.log()
+    sb.run(old_step.reveal, names[1])  # B's button from before A's tap
+    assert sb.vm.error == T("g.err.stale") and shared.state.n_actions == 2
+    assert T("g.err.stale") in " ".join(texts_of(sb.view()))
+    undo = sb.actions()[0]
+    sa.run(sa.vm.step.reveal, sa.vm.step.candidates()[0])
+    (undo.content if hasattr(undo, "content") else undo).on_click(None)  # B's Undo drawn before A's second step
+    assert shared.state.n_actions == 3 and sb.vm.error == T("g.err.stale")
+    check_log(shared, game_dir)
+    assert live_games().users(gid, shared.store) == 2
+    close_page(a.ctl), close_page(b.ctl)
+    assert shared.closed and game_vm(a.ctl) is not None  # a page that comes back opens it again
+    close_page(a.ctl)
+
+
+def texts_of(control):
+    from test_game_views import texts
+
+    return texts(control)
