@@ -29,6 +29,7 @@ Usage::
 
 from __future__ import annotations
 
+import secrets
 import threading
 from pathlib import Path
 import weakref
@@ -40,7 +41,15 @@ from companion.session import GameSession
 from companion.state import State
 from companion.store import GameStore
 
-__all__ = ["LiveGames", "SharedSession", "StaleViewError"]
+__all__ = ["LiveGames", "SharedSession", "StaleViewError", "new_join_code"]
+
+
+JOIN_CODE_DIGITS = 6
+
+
+def new_join_code() -> str:
+    """Six random digits (``secrets``): one in a million to guess at one try."""
+    return "".join(str(secrets.randbelow(10)) for _ in range(JOIN_CODE_DIGITS))
 
 
 class StaleViewError(Exception):
@@ -64,6 +73,13 @@ class SharedSession:
         self._listeners: list[Any] = []  # weakref.WeakMethod or plain callables
         self._depth = 0
         self._dirty = False
+        #: the code a phone types to join this game (random per game and per server run)
+        self.join_code = new_join_code()
+
+    def admits(self, code: str | None) -> bool:
+        """Whether ``code`` is this game's join code (spaces forgiven; constant-time compare)."""
+        typed = "".join((code or "").split())
+        return secrets.compare_digest(typed.encode(), self.join_code.encode())
 
     # -- sharing --------------------------------------------------------------------------
     @property

@@ -138,6 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     return open_window()
 
 
+#: the environment variable holding the addresses ``serve_web`` printed (LAN address first)
+SERVED_ENV = "ENCYCLOPEDIA_SERVED_AT"
+
+
+def served_addresses() -> list[str]:
+    """The addresses the web server was started on (empty outside ``--web``)."""
+    return os.environ.get(SERVED_ENV, "").split()
+
+
 def serve_web(host: str, port: int) -> int:
     import flet as ft
 
@@ -152,6 +161,9 @@ def serve_web(host: str, port: int) -> int:
     # do not pop a browser tab on the serving machine; the address is printed instead
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     addresses = web_addresses(host, port)
+    # the game's host screen shows them to the phones (docs/app.md); through the environment
+    # because this module may run as __main__
+    os.environ[SERVED_ENV] = " ".join(addresses)
     print("Encyclopedia Companion is being served. Open on a phone or a browser on the same network:")
     for url in addresses:
         print(f"  {url}")

@@ -36,6 +36,15 @@ def upload_dir() -> Path:
     return d
 
 
+LOCAL_CLIENTS = {"127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost"}
+
+
+def is_local_client(ip: str | None) -> bool:
+    """Whether a browser page comes from the machine that serves the app (the table's screen).
+    An unknown address counts as another device."""
+    return (ip or "").strip() in LOCAL_CLIENTS
+
+
 class Shell:
     """Draws the current route of ``ctl.nav`` into ``page`` and re-draws on changes."""
 
@@ -52,6 +61,9 @@ class Shell:
         page.padding = 0
         page.on_resize = self._on_resize
         page.on_close = self._on_close  # the session expired: let go of its game
+        # a page served to another device must enter a game's join code (docs/app.md)
+        self.ctl.web = bool(page.web)
+        self.ctl.remote_client = bool(page.web) and not is_local_client(page.client_ip)
         # file pickers are page services (constructing one inside main or an event handler
         # registers it); one per purpose, so each screen sets its own on_result
         self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}

@@ -149,3 +149,63 @@ def test_two_pages_follow_one_game(table):
             print(f"{what}: " + ", ".join(f"{d * 1000:.0f}" for d in ds) + " ms")
         worst = max(statistics.median(ds) for ds in delays.values())
         assert worst < 2.0, delays  # target < 0.5 s; margin for a loaded shared machine
+
+
+def test_a_page_from_another_address_needs_the_join_code(tmp_path):
+    """Served on every interface, a page opened through the machine's LAN address counts as
+    another device: it sees the join form and nothing of the game until it types the code that
+    the table's screen (a page on 127.0.0.1) shows."""
+    import re
+    import subprocess
+    import sys
+
+    from companion.app.launch import lan_ip as lan_address
+
+    lan = lan_address()
+    if lan.startswith("127."):
+        pytest.skip("this machine has no address besides the loopback")
+    data = tmp_path / "data"
+    prepare(data)
+    port = webapp.free_port()
+    cmd = [sys.executable, "-m", "companion.app.launch", "--web", "--host", "0.0.0.0", "--port", str(port),
+           "--data-dir", str(data)]
+    proc = subprocess.Popen(cmd, cwd=webapp.REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        webapp.wait_for_port(port, proc)
+        with webapp.browser() as ctx:
+            table = open_game(ctx, f"http://127.0.0.1:{port}/")
+            try:
+                wait_shown(table, "enter the join code")
+            finally:
+                table.wait_for_timeout(500)
+                table.screenshot(path=str(ARTIFACTS / "table-host.png"))
+            panel = " ".join(t for t in table.evaluate(
+                "() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>"
+                " (e.getAttribute('aria-label') || '') + ' ' + (e.textContent || ''))"))
+            code = re.search(r"enter the join code (\d{6})", panel).group(1)
+            phone = webapp.open_app(ctx, f"http://{lan}:{port}/", 390, 844)
+            webapp.button(phone, "Resume a game").click()
+            webapp.shown(phone, TITLE).wait_for(timeout=TIMEOUT_MS)
+            phone.wait_for_timeout(300)
+            webapp.shown(phone, TITLE).click()
+            wait_shown(phone, "Enter the join code shown there")
+            phone.wait_for_timeout(300)
+            seen = " ".join(phone.evaluate(
+                "() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>"
+                " (e.getAttribute('aria-label') || '') + ' ' + (e.textContent || ''))"))
+            assert "Slot 1 of 6" not in seen and "Ana" not in seen and code not in seen
+            wrong = str((int(code) + 1) % 10**6).zfill(6)
+            webapp.type_into(phone, webapp.textbox(phone, "Join code"), wrong)
+            webapp.button(phone, "Join").click()
+            wait_shown(phone, "That is not this game's join code.")
+            webapp.type_into(phone, webapp.textbox(phone, "Join code"), code)
+            webapp.button(phone, "Join").click()
+            wait_shown(phone, SLOT.format(slot=1))
+            phone.screenshot(path=str(ARTIFACTS / "phone-joined.png"))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -34,6 +34,9 @@ class GameHolder:
         self.vm = None
         self.problem: str | None = None
         self.problem_id: str | None = None
+        #: games this page may show (a phone entered the join code); ``gate``: the game it asks for
+        self.admitted: set[str] = set()
+        self.gate: str | None = None
 
     def close(self) -> None:
         vm, self.vm = self.vm, None
@@ -97,6 +100,10 @@ def game_vm(ctl):
     gid = getattr(ctl, "game_id", None)
     if gid is None:
         return h.vm
+    if needs_code(ctl) and gid not in h.admitted:
+        h.gate = gid  # a phone sees nothing of the game before its join code
+        return None
+    h.gate = None
     if h.vm is not None and h.vm.session.game_id == gid and not h.vm.session.closed:
         return h.vm
     if h.problem_id == gid:
@@ -112,6 +119,40 @@ def game_vm(ctl):
     return h.vm
 
 
+def needs_code(ctl) -> bool:
+    """A page served to another device (a phone) must enter the game's join code; the pages of
+    the machine that serves the app (the table's screen) and the desktop window need none."""
+    return bool(getattr(ctl, "remote_client", False))
+
+
+def join_game(ctl, code: str) -> str | None:
+    """Let this page into ``ctl.game_id`` if ``code`` is its join code: None, or the key of the
+    reason it is refused (the game is not open at the table, the code is wrong)."""
+    gid = getattr(ctl, "game_id", None)
+    shared = live_games().get(gid, session_store()) if gid else None
+    if shared is None or shared.closed:
+        return "g.join.not_open"
+    if not shared.admits(code):
+        return "g.join.wrong"
+    h = holder(ctl)
+    h.admitted.add(gid)
+    h.gate = None
+    return None
+
+
+def join_info(ctl):
+    """(addresses, code) for the host screen: where phones open the app and the open game's
+    join code; None outside web mode or on a phone."""
+    if not getattr(ctl, "web", False) or needs_code(ctl):
+        return None
+    h = holder(ctl)
+    if h.vm is None or not hasattr(h.vm.session, "join_code"):
+        return None
+    from companion.app import launch
+
+    return launch.served_addresses(), h.vm.session.join_code
+
+
 def show_new_session(ctl, session) -> None:
     """The wizard created ``session``: keep it open and show it (no second open)."""
     from companion.app.game.texts import GameText
@@ -121,6 +162,7 @@ def show_new_session(ctl, session) -> None:
     h.close()
     h.problem = h.problem_id = None
     h.vm = GameVM(live_games().adopt(session), GameText(lambda: ctl.tr.lang))
+    h.admitted.add(session.game_id)  # the page that set the game up is in it
     ctl.open_game(session.game_id)
 
 

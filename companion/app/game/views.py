@@ -11,7 +11,7 @@ import logging
 
 import flet as ft
 
-from companion.app.game import game_vm, holder, page_lock, session_store, show_new_session
+from companion.app.game import game_vm, holder, join_game, join_info, page_lock, session_store, show_new_session
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM
 from companion.app.game.wizard import (
@@ -69,6 +69,30 @@ def button(text, on_click, icon=None, filled=True, disabled=False) -> ft.Control
 
 
 # --------------------------------------------------------------------------- new game wizard
+
+
+_QR: dict[str, bytes | None] = {}
+
+
+def qr_png(text: str) -> bytes | None:
+    """A PNG of the QR code of ``text`` (the ``qrcode`` package, kept per text); None when the
+    package is missing (the address is shown as text anyway)."""
+    if text not in _QR:
+        try:
+            import io
+
+            import qrcode
+
+            qr = qrcode.QRCode(border=2, box_size=6)
+            qr.add_data(text)
+            qr.make(fit=True)
+            buf = io.BytesIO()
+            qr.make_image().get_image().convert("RGB").save(buf, format="PNG")
+            _QR[text] = buf.getvalue()
+        except Exception:
+            log.warning("no QR code for %s", text, exc_info=True)
+            _QR[text] = None
+    return _QR[text]
 
 
 class NewGameScreen(Screen):
@@ -291,6 +315,8 @@ class GameScreen(Screen):
     # -- layout ---------------------------------------------------------------------------
     def view(self) -> ft.Control:
         gt = self.gt
+        if self.vm is None and holder(self.ctl).gate is not None and holder(self.ctl).gate == self.ctl.game_id:
+            return self.join_form()
         if self.vm is None:
             problem = holder(self.ctl).problem
             return ft.Column([note(problem or gt("g.game.none"), error=bool(problem)),
@@ -317,10 +343,45 @@ class GameScreen(Screen):
         self._drawn = {**drawn, "parent": main, "index": 0, "root": root}
         return root
 
+    def join_form(self) -> ft.Control:
+        """A phone asks for the game's join code before it sees anything of the game."""
+        gt = self.gt
+        field = ft.TextField(label=gt("g.join.code"), keyboard_type=ft.KeyboardType.NUMBER, max_length=12,
+                             autofocus=True)
+        problem = ft.Text("", color=ft.Colors.ERROR, visible=False)
+
+        def go(e):
+            why = join_game(self.ctl, field.value or "")
+            if why is None:
+                self.shell.render()
+                return
+            problem.value, problem.visible = gt(why), True
+            problem.update()
+
+        field.on_submit = go
+        return ft.Column([note(gt("g.join.ask")), field, problem, button(gt("g.join.go"), go, ft.Icons.LOGIN)],
+                         spacing=12)
+
+    def host_panel(self) -> list[ft.Control]:
+        """On the table's screen in web mode: where phones open the app and the join code, as
+        text and as a QR code of the address."""
+        info = join_info(self.ctl)
+        if info is None:
+            return []
+        addresses, code = info
+        address = addresses[0] if addresses else ""
+        text = self.gt("g.join.host", address=address or "-", code=code)
+        row: list[ft.Control] = [ft.Text(text, expand=True)]
+        png = qr_png(address) if address else None
+        if png is not None:
+            row.append(ft.Image(src=png, width=120, height=120, semantics_label=self.gt("g.join.qr", address=address)))
+        return [ft.Container(ft.Row(row, spacing=12, wrap=self.phone), padding=10, border_radius=8,
+                             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+
     def head_controls(self) -> list[ft.Control]:
         """The status line, the last refusal and the notes for the table."""
         vm = self.vm
-        top: list[ft.Control] = [ft.Text(vm.status_line(), weight=ft.FontWeight.BOLD)]
+        top: list[ft.Control] = [*self.host_panel(), ft.Text(vm.status_line(), weight=ft.FontWeight.BOLD)]
         if vm.error:
             top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
                                              ft.Text(vm.error, color=ft.Colors.ON_ERROR_CONTAINER, expand=True, selectable=True)]),

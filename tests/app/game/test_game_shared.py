@@ -245,3 +245,87 @@ def texts_of(control):
     from test_game_views import texts
 
     return texts(control)
+
+
+# -- joining (issue 18, step c) ------------------------------------------------------------------
+
+
+def test_join_codes_are_random_six_digits(game_dir):
+    from companion.shared_session import new_join_code
+
+    codes = {new_join_code() for _ in range(50)}
+    assert all(len(c) == 6 and c.isdigit() for c in codes) and len(codes) > 40
+    live, a, b = two_pages(game_dir)
+    code = a.session.join_code
+    assert a.session.admits(code) and a.session.admits(f" {code[:3]} {code[3:]} ")
+    assert not a.session.admits("") and not a.session.admits(None)
+    assert not a.session.admits(str((int(code) + 1) % 10**6).zfill(6))
+
+
+def test_a_phone_sees_nothing_of_the_game_before_its_join_code(monkeypatch, game_dir):
+    from test_game_views import FakeShell, texts
+
+    from companion.app import launch
+    from companion.app.game import close_page, game_vm, holder, join_game
+    from companion.app.game.views import GameScreen
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    monkeypatch.setenv(launch.SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
+    gid = make_game(game_dir)
+    phone = FakeShell()
+    phone.ctl.web, phone.ctl.remote_client = True, True
+    phone.ctl.open_game(gid)
+    # the table has not opened the game: the phone is asked for a code that cannot work yet
+    assert game_vm(phone.ctl) is None
+    assert join_game(phone.ctl, "000000") == "g.join.not_open"
+    # the table's screen (this machine) opens it and shows the address, the code and the QR
+    table = FakeShell()
+    table.ctl.web, table.ctl.remote_client = True, False
+    table.ctl.open_game(gid)
+    host = GameScreen(table)
+    shown = " ".join(texts(host.view()))
+    code = host.vm.session.join_code
+    assert code in shown and "http://192.168.1.20:8550/" in shown
+    import flet as ft
+
+    qr = [c for c in host.host_panel()[0].content.controls if isinstance(c, ft.Image)]
+    assert qr and qr[0].src.startswith(b"\x89PNG") and qr[0].semantics_label == "QR code of http://192.168.1.20:8550/"
+    try:  # the QR code reads back as the address
+        import cv2
+        import numpy as np
+
+        img = cv2.imdecode(np.frombuffer(qr[0].src, np.uint8), cv2.IMREAD_COLOR)
+        assert cv2.QRCodeDetector().detectAndDecode(img)[0] == "http://192.168.1.20:8550/"
+    except ImportError:
+        pass
+    # the phone: only the form, nothing of the game (no seat, no expert, no step)
+    form = " ".join(texts(GameScreen(phone).view()))
+    assert T("g.join.ask") in form
+    assert "Ana" not in form and "Ben" not in form and code not in form
+    assert not any(name in form for name in host.vm.step.candidates())
+    wrong = str((int(code) + 1) % 10**6).zfill(6)
+    assert join_game(phone.ctl, wrong) == "g.join.wrong" and game_vm(phone.ctl) is None
+    assert join_game(phone.ctl, code) is None
+    vm = game_vm(phone.ctl)
+    assert vm is not None and vm.session is host.vm.session
+    assert "Ana" in " ".join(texts(GameScreen(phone).view()))
+    # the phone's own screen shows no code (only the table gives it out)
+    assert code not in " ".join(texts(GameScreen(phone).view()))
+    assert holder(phone.ctl).admitted == {gid}
+    close_page(phone.ctl), close_page(table.ctl)
+
+
+def test_a_phone_that_sets_up_a_game_is_in_it(monkeypatch, game_dir):
+    from test_game_views import FakeShell
+
+    from companion.app.game import close_page, game_vm, show_new_session
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    phone = FakeShell()
+    phone.ctl.web, phone.ctl.remote_client = True, True
+    w = NewGameVM(T, random.Random(0))
+    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
+    s = w.create(GameStore(game_dir))
+    show_new_session(phone.ctl, s)
+    assert game_vm(phone.ctl) is not None
+    close_page(phone.ctl)
