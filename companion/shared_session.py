@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from pathlib import Path
 import weakref
 from contextlib import contextmanager
@@ -45,6 +46,9 @@ __all__ = ["LiveGames", "SharedSession", "StaleViewError", "new_join_code"]
 
 
 JOIN_CODE_DIGITS = 6
+#: wrong join codes a game accepts per minute (all pages together) before it refuses every try
+#: for the rest of that minute: guessing one of a million codes takes weeks
+JOIN_MISSES_PER_MINUTE = 10
 
 
 def new_join_code() -> str:
@@ -75,6 +79,21 @@ class SharedSession:
         self._dirty = False
         #: the code a phone types to join this game (random per game and per server run)
         self.join_code = new_join_code()
+        self._misses: list[float] = []  # when wrong codes were typed (time.monotonic)
+
+    def try_code(self, code: str | None, now: float | None = None) -> str | None:
+        """A page tries to join: None if ``code`` is right, else why not (a message key):
+        ``g.join.wrong``, or ``g.join.too_many`` once JOIN_MISSES_PER_MINUTE wrong codes were
+        typed in the last minute (the right code too is refused then)."""
+        now = time.monotonic() if now is None else now
+        with self.lock:
+            self._misses = [t for t in self._misses if now - t < 60.0]
+            if len(self._misses) >= JOIN_MISSES_PER_MINUTE:
+                return "g.join.too_many"
+            if self.admits(code):
+                return None
+            self._misses.append(now)
+            return "g.join.wrong"
 
     def admits(self, code: str | None) -> bool:
         """Whether ``code`` is this game's join code (spaces forgiven; constant-time compare)."""

@@ -132,8 +132,9 @@ def join_game(ctl, code: str) -> str | None:
     shared = live_games().get(gid, session_store()) if gid else None
     if shared is None or shared.closed:
         return "g.join.not_open"
-    if not shared.admits(code):
-        return "g.join.wrong"
+    why = shared.try_code(code)
+    if why is not None:
+        return why
     h = holder(ctl)
     h.admitted.add(gid)
     h.gate = None

@@ -329,3 +329,17 @@ def test_a_phone_that_sets_up_a_game_is_in_it(monkeypatch, game_dir):
     show_new_session(phone.ctl, s)
     assert game_vm(phone.ctl) is not None
     close_page(phone.ctl)
+
+
+def test_guessing_the_code_is_slowed_down(game_dir):
+    from companion.shared_session import JOIN_MISSES_PER_MINUTE
+
+    live, a, b = two_pages(game_dir)
+    shared = a.session
+    code = shared.join_code
+    wrong = str((int(code) + 1) % 10**6).zfill(6)
+    assert shared.try_code(code, now=0.0) is None
+    for i in range(JOIN_MISSES_PER_MINUTE):
+        assert shared.try_code(wrong, now=float(i)) == "g.join.wrong"
+    assert shared.try_code(code, now=30.0) == "g.join.too_many"  # even the right one, for now
+    assert shared.try_code(code, now=70.0) is None
