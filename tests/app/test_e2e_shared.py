@@ -159,8 +159,17 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
     import subprocess
     import sys
 
+    import os
+
     from companion.app.launch import lan_ip as lan_address
 
+    if os.environ.get("ENCYCLOPEDIA_E2E_LAN") != "1":
+        # Opening the app through this machine's network address sends test traffic to a
+        # private-range address, which the shared build machines do not allow (test traffic goes
+        # to loopback addresses only). The gate is tested without it at screen level
+        # (tests/app/game/test_game_shared.py); run this one on your own machine with
+        # ENCYCLOPEDIA_E2E_LAN=1.
+        pytest.skip("needs ENCYCLOPEDIA_E2E_LAN=1: it browses this machine's LAN address")
     lan = lan_address()
     if lan.startswith("127."):
         pytest.skip("this machine has no address besides the loopback")
