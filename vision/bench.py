@@ -241,7 +241,8 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
     held-out set, ``match_by_centre_distance`` for the domains). A remaining prediction
     that lies mostly on a die partly out of frame (``PARTIAL_OVERLAP`` of its area inside that
     die's box) is not scored; any other remaining prediction is a false detection (this
-    includes a second detection of a die that was already matched)."""
+    includes a second detection of a die that was already matched). A truth whose colour is
+    None (a set without colour labels) is scored on its value alone, as the real photos are."""
     scored = [t for t in truths if not t.partial]
     partial = [t for t in truths if t.partial]
     pairs = match([d.box for d in dice], [t.box for t in scored])
@@ -254,16 +255,18 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         t, d = scored[j], dice[i]
         tally.predictions += 1
         tally.matched += 1
+        value_only = t.colour is None
         want_colour = "unknown" if t.colour == "other" else t.colour
         v_ok = d.value == t.value
-        c_ok = d.colour == want_colour
+        c_ok = value_only or d.colour == want_colour
         tally.value_right += v_ok
         tally.colour_right += c_ok
         tally.both_right += v_ok and c_ok
         all_right &= v_ok and c_ok
         read_ok[j] = v_ok and c_ok
-        _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value})
-        tally.hands_free += int(v_ok and c_ok and t.colour != "other" and not d.unsure)
+        _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value}, value_only)
+        unsure = _value_unsure(d) if value_only else d.unsure
+        tally.hands_free += int(v_ok and c_ok and t.colour != "other" and not unsure)
     for j, t in enumerate(scored):
         for group in synthetic_groups(t, [o for o in truths if o is not t]):
             row = tally.by_group.setdefault(group, [0, 0, 0])
@@ -278,7 +281,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         tally.predictions += 1
         tally.false_detections += 1
         all_right = False
-        _count_confidence(tally, d, False, name, None)
+        _count_confidence(tally, d, False, name, None, bool(truths) and all(t.colour is None for t in truths))
     tally.add_image(all_right)
 
 
@@ -344,20 +347,29 @@ def score_real_image(tally: Tally, dice: Sequence[Any], labels: Sequence[tuple[i
 # ------------------------------------------------------------------------------------------
 
 
-def bench_synthetic(reader: Any, count: int, seed: int, sizes: str, progress: TextIO | None = None) -> dict[str, Any]:
-    from vision.synth import render_indexed
-
+def _tally_scenes(reader: Any, scenes: Iterable[tuple[Any, Sequence[Any], str]], count: int, label: str,
+                  match: Callable = match_by_iou, progress: TextIO | None = None) -> Tally:
+    """Read each (image, truths, name) of ``scenes`` (``count`` of them, for the progress
+    lines) and score it with ``score_synthetic_image``."""
     tally = Tally()
-    for i in range(count):
-        img, truths, _ = render_indexed(seed, i, sizes)
-        result = reader.read(img)
+    for k, (image, truths, name) in enumerate(scenes):
+        result = reader.read(image)
         if result.error is not None:
             tally.failed_images += 1
         tally.ms.append(result.ms)
-        score_synthetic_image(tally, result.dice, truths, name=f"seed {seed} scene {i}")
-        if progress is not None and (i + 1) % 50 == 0:
-            progress.write(f"  synthetic {i + 1}/{count}\n")
+        score_synthetic_image(tally, result.dice, truths, name=name, match=match)
+        if progress is not None and (k + 1) % 50 == 0:
+            progress.write(f"  {label} {k + 1}/{count}\n")
             progress.flush()
+    return tally
+
+
+def bench_synthetic(reader: Any, count: int, seed: int, sizes: str, progress: TextIO | None = None) -> dict[str, Any]:
+    from vision.synth import render_indexed
+
+    scenes = ((img, truths, f"seed {seed} scene {i}")
+              for i in range(count) for img, truths, _ in [render_indexed(seed, i, sizes)])
+    tally = _tally_scenes(reader, scenes, count, "synthetic", progress=progress)
     out = tally.summary(with_colour=True)
     out.update({"seed": seed, "sizes": sizes})
     return out
@@ -481,18 +493,8 @@ def bench_domain_dir(reader: Any, folder: Path, progress: TextIO | None = None, 
     info, scenes = load_domain_dir(folder)
     scenes = scenes[:limit] if limit is not None else scenes
     with_colour = all(t.colour is not None for _, ts in scenes for t in ts)
-    tally = Tally()
-    for k, (image, truths) in enumerate(scenes):
-        result = reader.read(image)
-        if result.error is not None:
-            tally.failed_images += 1
-        tally.ms.append(result.ms)
-        truths = [t if with_colour else DomainTruth("other", t.value, t.box, t.partial, t.top_box) for t in truths]
-        score_synthetic_image(tally, result.dice, truths, name=f"{folder.name}/{image.name}",
-                              match=match_by_centre_distance)
-        if progress is not None and (k + 1) % 50 == 0:
-            progress.write(f"  {folder.name} {k + 1}/{len(scenes)}\n")
-            progress.flush()
+    named = ((image, truths, f"{folder.name}/{image.name}") for image, truths in scenes)
+    tally = _tally_scenes(reader, named, len(scenes), folder.name, match_by_centre_distance, progress)
     out = tally.summary(with_colour=with_colour)
     out.update({"source": info.get("renderer") or info.get("source") or info.get("domain"), "folder": str(folder)})
     return out
@@ -504,19 +506,10 @@ def bench_synth_random(reader: Any, count: int, seed: int, sizes: str, progress:
     from vision.synth import render_indexed
     from vision.synth.scene import SceneOptions
 
-    tally = Tally()
     base = SceneOptions(style="random")
-    for i in range(count):
-        img, truths, _ = render_indexed(seed, i, sizes, base)
-        result = reader.read(img)
-        if result.error is not None:
-            tally.failed_images += 1
-        tally.ms.append(result.ms)
-        score_synthetic_image(tally, result.dice, truths, name=f"random seed {seed} scene {i}",
-                              match=match_by_centre_distance)
-        if progress is not None and (i + 1) % 50 == 0:
-            progress.write(f"  {SYNTH_RANDOM} {i + 1}/{count}\n")
-            progress.flush()
+    scenes = ((img, truths, f"random seed {seed} scene {i}")
+              for i in range(count) for img, truths, _ in [render_indexed(seed, i, sizes, base)])
+    tally = _tally_scenes(reader, scenes, count, SYNTH_RANDOM, match_by_centre_distance, progress)
     out = tally.summary(with_colour=True)
     out.update({"source": f"vision.synth style random, seed {seed}, sizes {sizes}"})
     return out

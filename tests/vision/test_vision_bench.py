@@ -236,14 +236,14 @@ def test_hands_free_and_sure_wrong_rate() -> None:
     assert t2.summary()["hands_free"] == 1.0 and t2.summary()["read_right"] == 1.0
 
 
-def write_domain(folder: Path, scenes, info=None) -> Path:
+def write_domain(folder: Path, scenes, info=None, colours=True) -> Path:
     folder.mkdir(parents=True)
     (folder / "domain.json").write_text(json.dumps(info or {"domain": "fake", "renderer": "make_scene"}))
     for k, scene in enumerate(scenes):
         img, truth = make_scene(scene, seed=k)
         cv2.imwrite(str(folder / f"{k:05d}.jpg"), img)
-        dice = [{"colour": t["colour"], "value": t["value"], "box": list(t["box"]), "partial": False}
-                for t in truth]
+        dice = [{"colour": t["colour"] if colours else None, "value": t["value"], "box": list(t["box"]),
+                 "partial": False} for t in truth]
         (folder / f"{k:05d}.json").write_text(json.dumps({"image": f"{k:05d}.jpg", "dice": dice}))
     return folder
 
@@ -305,3 +305,17 @@ def test_trained_on_prefixes() -> None:
     assert was_trained_on("real matteo-white/train", ["real matteo-white/train"])
     assert not was_trained_on("real matteo-white/valid", ["real matteo-white/train"])
     assert isinstance(trained_domains(), list)  # the shipped models/training.json parses
+
+
+def test_a_domain_without_colour_labels_is_scored_on_values_and_counts_for_hands_free(tmp_path: Path) -> None:
+    root = tmp_path / "domains"
+    write_domain(root / "white", [[("red", 2), ("blue", 5)], [("green", 6)]], colours=False)
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["bench", "--synthetic-count", "0", "--no-real", "--speed-runs", "0", "--json",
+                 "--domain-root", str(root), "--trained-on", "synth-*"],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 0, err.getvalue()
+    d = json.loads(out.getvalue())["domains"]["white"]
+    assert d["colour_accuracy"] is None and d["value_accuracy"] == 1.0 and d["read_right"] == 1.0
+    # every die counts for hands-free; sure means sure of the value (as for the real photos)
+    assert d["hands_free"] is not None and d["hands_free"] > 0
