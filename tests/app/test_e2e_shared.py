@@ -155,11 +155,8 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
     """Served on every interface, a page opened through the machine's LAN address counts as
     another device: it sees the join form and nothing of the game until it types the code that
     the table's screen (a page on 127.0.0.1) shows."""
-    import re
-    import subprocess
-    import sys
-
     import os
+    import re
 
     from companion.app.launch import lan_ip as lan_address
 
@@ -175,14 +172,10 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
         pytest.skip("this machine has no address besides the loopback")
     data = tmp_path / "data"
     prepare(data)
-    port = webapp.free_port()
-    cmd = [sys.executable, "-m", "companion.app.launch", "--web", "--host", "0.0.0.0", "--port", str(port),
-           "--data-dir", str(data)]
-    proc = subprocess.Popen(cmd, cwd=webapp.REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        webapp.wait_for_port(port, proc)
+    with webapp.running_app(data, host="0.0.0.0") as (url, _proc):
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
         with webapp.browser() as ctx:
-            table = open_game(ctx, f"http://127.0.0.1:{port}/")
+            table = open_game(ctx, url)
             try:
                 wait_shown(table, "enter the join code")
             finally:
@@ -211,10 +204,3 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
             webapp.button(phone, "Join").click()
             wait_shown(phone, SLOT.format(slot=1))
             phone.screenshot(path=str(ARTIFACTS / "phone-joined.png"))
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()

@@ -58,14 +58,16 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> N
 
 
 @contextmanager
-def running_app(data_dir: Path | None = None, port: int | None = None, env: dict | None = None):
-    """Start ``encyclopedia --web`` on localhost; yields ``(url, proc)``; stops it afterwards."""
+def running_app(data_dir: Path | None = None, port: int | None = None, env: dict | None = None,
+                host: str = "127.0.0.1"):
+    """Start ``encyclopedia --web`` listening on ``host`` (localhost by default); yields
+    ``(url, proc)`` with the localhost url; stops it afterwards."""
     port = port or free_port()
     own_dir = None
     if data_dir is None:
         own_dir = Path(tempfile.mkdtemp(prefix="enc-app-"))
         data_dir = own_dir
-    cmd = [sys.executable, "-m", "companion.app.launch", "--web", "--host", "127.0.0.1",
+    cmd = [sys.executable, "-m", "companion.app.launch", "--web", "--host", host,
            "--port", str(port), "--data-dir", str(data_dir)]
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=subprocess.PIPE,
