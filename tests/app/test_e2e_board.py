@@ -63,17 +63,11 @@ def engine(data: Path):
         session.close()
 
 
-class Tab:
-    def __init__(self, page, data: Path):
-        self.page = page
-        self.data = data
-        self.shots: list[str] = []
+class Tab(webapp.ScreenTab):
+    timeout_ms = TIMEOUT_MS
 
     def nodes(self):
         return self.page.evaluate(_LABELS_JS)
-
-    def texts(self) -> list[str]:
-        return [x for _, label, text in self.nodes() for x in (label, text) if x]
 
     def heading(self) -> str:
         for t in self.texts():
@@ -82,28 +76,6 @@ class Tab:
                         r"|.+'s turn|.+: research|.+: end-of-round seal action|.+: roll the seal-action die)$", first):
                 return first
         return ""
-
-    def log_count(self) -> int | None:
-        for t in self.texts():
-            m = re.match(r"Action log \((\d+)\)", t)
-            if m:
-                return int(m.group(1))
-        return None
-
-    def wait(self, predicate, what: str, timeout_ms: int = TIMEOUT_MS):
-        deadline = time.monotonic() + timeout_ms / 1000
-        while True:
-            v = predicate()
-            if v:
-                return v
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; on screen: {self.texts()[:50]}")
-            self.page.wait_for_timeout(60)
-
-    def tap_saved(self, locator, what: str) -> int:
-        before = self.log_count()
-        locator.click()
-        return self.wait(lambda: (n := self.log_count()) is not None and n != before and n, f"{what} to be saved")
 
     def scroll(self, dy: int) -> None:
         w = self.page.viewport_size["width"]
@@ -205,7 +177,7 @@ def play_one_step(t: Tab, turn_no: int) -> str:
         option = expedition.first if turn_no % 2 == 0 and expedition.count() else embassy.first
         option.click()
         t.page.get_by_role("button", name="Confirm", exact=True).wait_for(timeout=TIMEOUT_MS)
-        t.tap_saved(page.get_by_role("button", name="Confirm", exact=True), "the turn")
+        t.tap_confirmed(page.get_by_role("button", name="Confirm", exact=True), "the turn")
     elif h == f"{HUMAN}: research":
         confirm = page.get_by_role("button", name="Confirm the research", exact=True)
         confirm.wait_for(timeout=TIMEOUT_MS)
@@ -214,14 +186,14 @@ def play_one_step(t: Tab, turn_no: int) -> str:
             chip = page.get_by_role("checkbox", name=cube).or_(page.get_by_role("button", name=cube))
             chip.first.click()
             t.wait(lambda: confirm.get_attribute("aria-disabled") != "true", "the research to be possible")
-        t.tap_saved(confirm, "the research")
+        t.tap_confirmed(confirm, "the research")
     elif h == f"{AUTOMA} (automa)":
-        t.tap_saved(page.get_by_role("button", name="Done", exact=True), "the automa's card")
+        t.tap_confirmed(page.get_by_role("button", name="Done", exact=True), "the automa's card")
     elif h.endswith(": take an animal"):
         card = page.get_by_role("button", name=re.compile(r"^(Africa|America|Asia|Europe|Oceania) animal #\d+$|.+ \((Africa|America|Asia|Europe|Oceania)\)$"))
-        t.tap_saved(card.first, "an animal taken")
+        t.tap_confirmed(card.first, "an animal taken")
     elif h.endswith(": take an expert"):
-        t.tap_saved(page.get_by_role("button", name="Take", exact=True).first, "an expert taken")
+        t.tap_confirmed(page.get_by_role("button", name="Take", exact=True).first, "an expert taken")
     elif h.endswith("its four categories"):
         from companion.content.vocab import CATEGORIES_BY_TYPE
 
@@ -229,9 +201,9 @@ def play_one_step(t: Tab, turn_no: int) -> str:
             chip = page.get_by_role("checkbox", name=CATEGORIES_BY_TYPE[typ][0], exact=True)
             chip.click()
             t.wait(lambda c=chip: c.get_attribute("aria-checked") == "true", "a category chosen")
-        t.tap_saved(page.get_by_role("button", name="Save the categories", exact=True), "the categories")
+        t.tap_confirmed(page.get_by_role("button", name="Save the categories", exact=True), "the categories")
     elif h.endswith("end-of-round seal action"):
-        t.tap_saved(page.get_by_role("button", name="No seal action", exact=True), "no seal action")
+        t.tap_confirmed(page.get_by_role("button", name="No seal action", exact=True), "no seal action")
     else:
         raise AssertionError(f"unexpected step {h!r}")
     return h

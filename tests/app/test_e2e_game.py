@@ -66,32 +66,18 @@ class PhotoReadNotChecked(UserWarning):
 # --------------------------------------------------------------------------- helpers
 
 
-class Table:
+class Table(webapp.ScreenTab):
     """The browser tab plus what the test knows: screenshots, the data folder, timings."""
 
+    timeout_ms = TIMEOUT_MS
+
     def __init__(self, page, data: Path):
-        self.page = page
-        self.data = data
-        self.shots: list[str] = []
+        super().__init__(page, data)
         self.seen_steps: set[str] = set()
 
     # -- reading the screen ----------------------------------------------------------
     def nodes(self) -> list[list[str]]:
         return self.page.evaluate(_NODES_JS)
-
-    def texts(self) -> list[str]:
-        """Every label and text on screen (a card's texts are folded into its label)."""
-        out = []
-        for role, label, text, _ in self.nodes():
-            out += [x for x in (label, text) if x]
-        return out
-
-    def log_count(self) -> int | None:
-        for t in self.texts():
-            m = re.match(r"Action log \((\d+)\)", t)
-            if m:
-                return int(m.group(1))
-        return None
 
     def heading(self) -> str:
         """The current step's title: the first line of the step card."""
@@ -110,23 +96,7 @@ class Table:
                 return tuple(int(x) for x in STATS.fullmatch(first[len(name) + 2:]).groups())
         raise AssertionError(f"no board of {name} with its numbers on screen; texts: {self.texts()}")
 
-    # -- acting ---------------------------------------------------------------------------
-    def wait(self, predicate, what: str, timeout_ms: int = TIMEOUT_MS):
-        """Poll the screen until ``predicate()`` is truthy (small polls, no fixed delay)."""
-        deadline = time.monotonic() + timeout_ms / 1000
-        while True:
-            v = predicate()
-            if v:
-                return v
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; on screen: {self.texts()[:60]}")
-            self.page.wait_for_timeout(60)
-
-    def tap_confirmed(self, locator, what: str) -> int:
-        """Tap something that confirms a step: wait until the action log moves; returns its count."""
-        before = self.log_count()
-        locator.click()
-        return self.wait(lambda: (n := self.log_count()) is not None and n != before and n, f"{what} to be saved")
+    # -- acting (wait, tap_confirmed: webapp.ScreenTab) ----------------------------------
 
     def button(self, name, exact=True):
         return self.page.get_by_role("button", name=name, exact=exact)

@@ -9,6 +9,7 @@ Flutter draws on a canvas; its semantics tree (enabled by clicking the hidden
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -158,3 +159,47 @@ def tap(page, name: str, settle_ms: int = 250) -> None:
     to its label, e.g. "add red 5 5"), then let the redraw land."""
     page.get_by_role("button", name=name).first.click()
     page.wait_for_timeout(settle_ms)
+
+
+class ScreenTab:
+    """A browser tab of the app as the end-to-end tests read it: ``nodes()`` (each subclass's
+    own semantics query, rows beginning role, label, text), the texts on screen, the action
+    log's count, polling for an effect, and a tap that is done when the log moves."""
+
+    timeout_ms = 30000  # the shared machine can be slow; every wait is for an effect, not a delay
+
+    def __init__(self, page, data: Path):
+        self.page = page
+        self.data = data
+        self.shots: list[str] = []
+
+    def nodes(self) -> list[list[str]]:
+        raise NotImplementedError
+
+    def texts(self) -> list[str]:
+        """Every label and text on screen (a card's texts are folded into its label)."""
+        return [x for row in self.nodes() for x in (row[1], row[2]) if x]
+
+    def log_count(self) -> int | None:
+        for t in self.texts():
+            m = re.match(r"Action log \((\d+)\)", t)
+            if m:
+                return int(m.group(1))
+        return None
+
+    def wait(self, predicate, what: str, timeout_ms: int | None = None):
+        """Poll the screen until ``predicate()`` is truthy (small polls, no fixed delay)."""
+        deadline = time.monotonic() + (timeout_ms or self.timeout_ms) / 1000
+        while True:
+            v = predicate()
+            if v:
+                return v
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; on screen: {self.texts()[:60]}")
+            self.page.wait_for_timeout(60)
+
+    def tap_confirmed(self, locator, what: str) -> int:
+        """Tap something that confirms a step: wait until the action log moves; returns its count."""
+        before = self.log_count()
+        locator.click()
+        return self.wait(lambda: (n := self.log_count()) is not None and n != before and n, f"{what} to be saved")
