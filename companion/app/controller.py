@@ -6,6 +6,7 @@ its methods from event handlers; the tests drive it directly.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from companion.app import layout
@@ -22,6 +23,19 @@ ROUTES: tuple[str, ...] = (
     "/resume",
     "/game",      # the game in progress
 )
+
+#: the browser address of a game: ``/game/<id>``
+GAME_ADDRESS = "/game/"
+_GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")  # the store's game ids
+
+
+def game_in_address(route: str | None) -> str | None:
+    """The game id of a browser address ``/game/<id>`` (query and fragment ignored), or None."""
+    path = (route or "").split("?", 1)[0].split("#", 1)[0]
+    if not path.startswith(GAME_ADDRESS):
+        return None
+    gid = path[len(GAME_ADDRESS):].rstrip("/")
+    return gid if _GAME_ID.match(gid) else None
 
 
 class AppController:
@@ -106,6 +120,26 @@ class AppController:
     def new_game(self) -> None:
         self.drop_screen_state("/new")
         self.nav.go("/new")
+
+    # -- the browser's address (web mode: a reload or a new tab comes back to the game) ------
+    def address(self) -> str:
+        """What the browser's address bar shows: ``/game/<id>`` while a game is on screen,
+        else ``/`` (docs/app.md, "Many phones, one game": a page that reloads comes back)."""
+        if self.nav.current == "/game" and self.game_id:
+            return GAME_ADDRESS + self.game_id
+        return "/"
+
+    def open_address(self, route: str | None) -> bool:
+        """Open the game named by a browser address ``/game/<id>`` (a reloaded page, a new tab
+        on a copied address); False, and nothing changes, for any other address. The game is
+        opened like one picked from the saved-games list: a phone still needs its join code."""
+        gid = game_in_address(route)
+        if gid is None:
+            return False
+        if self.nav.current == "/game" and self.game_id == gid:
+            return True
+        self.open_game(gid)
+        return True
 
     # -- per-screen view-models (kept while the app runs, so going back keeps entries) -----
     def screen_state(self, route: str, factory: Callable[[], object]) -> object:

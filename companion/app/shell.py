@@ -53,6 +53,7 @@ class Shell:
         self.ctl = ctl
         self.tr = ctl.tr
         self._screen = None
+        self._client_prefs = None
 
     def start(self) -> None:
         page = self.page
@@ -67,6 +68,12 @@ class Shell:
         # file pickers are page services (constructing one inside main or an event handler
         # registers it); one per purpose, so each screen sets its own on_result
         self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}
+        # the address bar names the open game (/game/<id>): a reload, or a new tab on that
+        # address, comes back to it (a phone still enters the join code; docs/app.md)
+        self._address, self._pushed = page.route or "/", []
+        if page.web:
+            self.ctl.open_address(page.route)
+            page.on_route_change = self._on_route_change
         self.ctl.nav.subscribe(lambda route: self.render())
         self.ctl.subscribe(self._on_change)
         self.ctl.set_width(page.width)
@@ -89,6 +96,28 @@ class Shell:
     def _on_change(self, what: str) -> None:
         self.render()
 
+    def _on_route_change(self, e) -> None:
+        """The browser's address changed: our own push coming back, or the user (Back/Forward,
+        a typed address): open the game it names, or leave the game for the start screen."""
+        route = getattr(e, "route", None) or "/"
+        if route in self._pushed:
+            del self._pushed[:self._pushed.index(route) + 1]
+            return
+        self._address = route
+        if not self.ctl.open_address(route) and self.ctl.nav.current == "/game":
+            self.ctl.nav.home()
+
+    def _sync_address(self) -> None:
+        want = self.ctl.address()
+        if not self.page.web or want == self._address:
+            return
+        self._address = want
+        self._pushed = [*self._pushed[-7:], want]
+        try:
+            self.page.run_task(self.page.push_route, want)
+        except Exception:  # the page is gone
+            log.debug("address not updated", exc_info=True)
+
     # -- helpers for screens -------------------------------------------------------------
     def toast(self, text: str, error: bool = False) -> None:
         bar = ft.SnackBar(ft.Text(text), bgcolor=ft.Colors.ERROR if error else None,
@@ -100,6 +129,14 @@ class Shell:
         if purpose not in self._pickers:
             self._pickers[purpose] = ft.FilePicker()
         return self._pickers[purpose]
+
+    def client_prefs(self):
+        """The browser's own storage for this page (Flet's SharedPreferences; web mode only)."""
+        if not self.page.web:
+            return None
+        if self._client_prefs is None:
+            self._client_prefs = ft.SharedPreferences()
+        return self._client_prefs
 
     def update(self) -> None:
         self.page.update()
@@ -151,6 +188,7 @@ class Shell:
             )
         ]
         page.update()
+        self._sync_address()
 
     def is_dark(self) -> bool:
         theme = self.ctl.prefs.theme

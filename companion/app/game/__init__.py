@@ -37,6 +37,8 @@ class GameHolder:
         #: games this page may show (a phone entered the join code); ``gate``: the game it asks for
         self.admitted: set[str] = set()
         self.gate: str | None = None
+        #: games whose code this page's browser remembered and that were tried (once a page)
+        self.tried_remembered: set[str] = set()
 
     def close(self) -> None:
         vm, self.vm = self.vm, None
@@ -139,6 +141,15 @@ def join_game(ctl, code: str) -> str | None:
     h.admitted.add(gid)
     h.gate = None
     return None
+
+
+def remembered_code_key(game_id: str) -> str:
+    """Where a phone's browser keeps the join code of ``game_id`` once it was accepted (Flet's
+    SharedPreferences: the browser's localStorage), so that a reloaded page or a new tab on the
+    game's address rejoins without typing it; the server checks it again each time
+    (``join_game``: compare_digest, counted with the wrong codes). A code is new each time the
+    server opens the game, so a remembered one only works while the game stays live."""
+    return f"encyclopedia.join.{game_id}"
 
 
 def join_info(ctl):

@@ -8,10 +8,14 @@ per-screen state, so a redraw (language, theme, window size) keeps every entry.
 from __future__ import annotations
 
 import logging
+import os
+import time
 
 import flet as ft
 
-from companion.app.game import game_vm, holder, join_game, join_info, page_lock, session_store, show_new_session
+from companion.app.game import (
+    game_vm, holder, join_game, join_info, page_lock, remembered_code_key, session_store, show_new_session,
+)
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM
 from companion.app.game.wizard import (
@@ -22,6 +26,10 @@ from companion.content.vocab import CATEGORIES_BY_TYPE, COLOURS
 from companion.engine import EXPERT
 
 log = logging.getLogger(__name__)
+
+#: tests only (tests/app/test_e2e_rejoin.py): seconds a page waits before redrawing a change
+#: made on another page, so that a tap on its old question can be made (and refused as stale)
+HOLD_REMOTE_REDRAW_ENV = "ENCYCLOPEDIA_TEST_HOLD_REMOTE_REDRAW_S"
 
 DIE_BG = {"red": "#C62828", "yellow": "#F9A825", "purple": "#6A1B9A", "blue": "#1565C0", "green": "#2E7D32",
           "unknown": "#757575"}
@@ -256,6 +264,9 @@ class GameScreen(Screen):
             log.debug("remote redraw not scheduled", exc_info=True)
 
     def remote_redraw(self) -> None:
+        hold = os.environ.get(HOLD_REMOTE_REDRAW_ENV)
+        if hold:  # tests only: keep this page's old question on screen a while (a stale tap)
+            time.sleep(float(hold))
         with page_lock(self.ctl):
             if getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
                 return  # this page shows another screen: it draws the game fresh when it returns
@@ -351,16 +362,53 @@ class GameScreen(Screen):
         problem = ft.Text("", color=ft.Colors.ERROR, visible=False)
 
         def go(e):
-            why = join_game(self.ctl, field.value or "")
+            code = "".join((field.value or "").split())
+            why = join_game(self.ctl, code)
             if why is None:
+                self.remember_code(code)
                 self.shell.render()
                 return
             problem.value, problem.visible = gt(why), True
             problem.update()
 
         field.on_submit = go
+        self.try_remembered_code()
         return ft.Column([note(gt("g.join.ask")), field, problem, button(gt("g.join.go"), go, ft.Icons.LOGIN)],
                          spacing=12)
+
+    def remember_code(self, code: str) -> None:
+        """The browser keeps the accepted code for this game (a reload rejoins without it)."""
+        prefs = getattr(self.shell, "client_prefs", lambda: None)()
+        if prefs is not None and self.ctl.game_id:
+            try:
+                self.shell.page.run_task(prefs.set, remembered_code_key(self.ctl.game_id), code)
+            except Exception:
+                log.debug("join code not remembered", exc_info=True)
+
+    def try_remembered_code(self) -> None:
+        """A phone whose browser remembers this game's code (it joined before, then reloaded or
+        opened the game's address in a new tab) tries it once, checked like a typed code; a
+        refused one is forgotten and the form stays."""
+        h, gid = holder(self.ctl), self.ctl.game_id
+        prefs = getattr(self.shell, "client_prefs", lambda: None)()
+        if prefs is None or not gid or gid in h.tried_remembered:
+            return
+        h.tried_remembered.add(gid)
+        shell, ctl, key = self.shell, self.ctl, remembered_code_key(gid)
+
+        async def rejoin():
+            code = await prefs.get(key)
+            if not isinstance(code, str) or not code or ctl.game_id != gid or gid in holder(ctl).admitted:
+                return
+            if join_game(ctl, code) is None:
+                shell.page.run_thread(shell.render)
+            else:
+                await prefs.remove(key)
+
+        try:
+            shell.page.run_task(rejoin)
+        except Exception:
+            log.debug("remembered join code not tried", exc_info=True)
 
     def host_panel(self) -> list[ft.Control]:
         """On the table's screen in web mode: where phones open the app and the join code, as
@@ -384,7 +432,8 @@ class GameScreen(Screen):
         top: list[ft.Control] = [*self.host_panel(), ft.Text(vm.status_line(), weight=ft.FontWeight.BOLD)]
         if vm.error:
             top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
-                                             ft.Text(vm.error, color=ft.Colors.ON_ERROR_CONTAINER, expand=True, selectable=True)]),
+                                             ft.Text(vm.error, color=ft.Colors.ON_ERROR_CONTAINER, expand=True, selectable=True,
+                                                     semantics_label=vm.error)]),
                                     bgcolor=ft.Colors.ERROR_CONTAINER, padding=10, border_radius=8))
         for n in vm.notes:
             top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE), ft.Text(n, expand=True)]),

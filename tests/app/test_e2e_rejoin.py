@@ -1,0 +1,221 @@
+"""End-to-end (issue 18): a page that reloads mid-round comes back at the same step, and a tap
+on a stale page is refused, in the real web app (headless Chromium, Flutter's semantics tree).
+
+- A solo game prepared mid-round (round 3, dice on the board: ``board_scene``) is opened from
+  the saved-games list; the page confirms changes (an Undo, a Redo); then it reloads (Flet's
+  own session comes back), reloads as a new session (the tab's session storage cleared, as when
+  the server has forgotten it), and is closed and the game's address opened in a new tab: each
+  time the page shows the same game at the same step (the step's title and the status line of
+  the game on disk, the same action-log count) without the saved-games list.
+- Two tabs on one game, the redraw of changes made elsewhere held back 8 s in the server
+  (``ENCYCLOPEDIA_TEST_HOLD_REMOTE_REDRAW_S``, a test hook): A reveals an expert, B taps another
+  expert on its old question: B shows the stale message, the log on disk and on both screens
+  holds A's step only and equals its replay.
+- A phone (a page whose connection comes from 127.0.0.2, through a forwarder in this test: only
+  loopback traffic) enters the join code once; reloaded, or on the game's address in a new
+  tab, it is back in the game without typing it (its browser remembers the code, the server
+  checks it again); with the code gone from its storage it sees the join form again.
+
+Screenshots go to ``test-artifacts/app-rejoin/`` (gitignored). Skipped with the reason when
+/usr/bin/chromium or playwright is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import webapp  # tests/app/webapp.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "game"))
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(webapp.missing_requirements() is not None, reason=str(webapp.missing_requirements())),
+]
+
+ARTIFACTS = webapp.REPO / "test-artifacts" / "app-rejoin"
+TIMEOUT_MS = 45000
+HOLD_S = 8.0
+
+_NODES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => [
+    e.getAttribute('role') || '', e.getAttribute('aria-label') || '',
+    Array.from(e.childNodes).filter(n => n.nodeType === 3 || n.tagName === 'SPAN')
+        .map(n => n.textContent).join('').trim()])"""
+
+
+class Tab(webapp.ScreenTab):
+    timeout_ms = TIMEOUT_MS
+
+    def nodes(self):
+        try:
+            return self.page.evaluate(_NODES_JS)
+        except Exception:  # the page is (re)loading
+            return []
+
+    def shows(self, text: str) -> bool:
+        return any(text in t for t in self.texts())
+
+    def at(self, game) -> bool:
+        """The screen shows ``game`` = (log count, step title, status line)."""
+        n, title, status = game
+        return self.log_count() == n and self.shows(title) and self.shows(status)
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def on_disk(data: Path, gid: str | None = None):
+    """(log count, step title, status line) of the saved game as Resume would show it, after
+    checking that the log on disk equals its replay; and the actions."""
+    from companion.app.game.texts import GameText
+    from companion.app.game.vm import GameVM
+    from companion.engine import replay
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    store = GameStore(data)
+    if gid is None:
+        games = store.list_games().games
+        assert len(games) == 1, games
+        gid = games[0].game_id
+    session = GameSession.open(store, gid)
+    try:
+        assert replay(session.actions).to_json() == session.state.to_json()
+        vm = GameVM(session, GameText())
+        return (len(vm.log()), vm.step.title(), vm.status_line()), session.actions
+    finally:
+        session.close()
+
+
+def open_from_list(ctx, url: str, title: str, width=1280, height=900) -> Tab:
+    page = webapp.open_app(ctx, url, width, height, timeout_ms=TIMEOUT_MS)
+    webapp.button(page, "Resume a game").click()
+    webapp.shown(page, title).wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    webapp.shown(page, title).click()
+    return Tab(page, Path("."))
+
+
+def reopen(tab: Tab, clear_session: bool = False) -> None:
+    page = tab.page
+    if clear_session:  # Flet keeps its session id there: without it the server sees a new page
+        page.evaluate("() => sessionStorage.clear()")
+    page.reload()
+    webapp.enable_semantics(page, TIMEOUT_MS)
+
+
+def test_a_reloaded_page_comes_back_at_the_same_step(tmp_path):
+    from board_scene import prepare_board_game
+
+    data = tmp_path / "data"
+    title, _count = prepare_board_game(data, dice_placed=2)
+    with webapp.running_app(data) as (url, _proc), webapp.browser() as ctx:
+        tab = open_from_list(ctx, url, title)
+        game, actions = on_disk(data)
+        tab.wait(lambda: tab.at(game), f"the game at {game}")
+        assert "/game/" in tab.page.url  # the address names the game
+        # a change confirmed on this page: Undo (an automa's turn or Ana's step comes back)
+        tab.tap_confirmed(webapp.button(tab.page, "Undo").first, "the undo")
+        game, undone = on_disk(data)
+        assert len(undone) < len(actions)
+        tab.wait(lambda: tab.at(game), f"the undone game at {game}")
+        tab.shot("1-before-reload")
+        # reload: Flet reconnects the tab's session
+        reopen(tab)
+        tab.wait(lambda: tab.at(game), f"the same step after a reload ({game})")
+        assert not tab.shows("Resume a game")
+        # reload as a new session: the address brings the game back
+        reopen(tab, clear_session=True)
+        tab.wait(lambda: tab.at(game), f"the same step after a reload as a new page ({game})")
+        tab.shot("2-after-reload")
+        # the game goes on from there: Redo is still there (the undone step), and is confirmed
+        webapp.button(tab.page, "Redo").first.wait_for(timeout=TIMEOUT_MS)
+        tab.page.wait_for_timeout(300)
+        tab.tap_confirmed(webapp.button(tab.page, "Redo").first, "the redo")
+        game, redone = on_disk(data)
+        assert [a.to_json() for a in redone] == [a.to_json() for a in actions[:len(redone)]]
+        tab.wait(lambda: tab.at(game), f"the redone game at {game}")
+        # the tab closes; a new tab opens the game's address
+        address = tab.page.url
+        tab.page.close()
+        new = Tab(webapp.open_app(ctx, address, 1280, 900, timeout_ms=TIMEOUT_MS), data)
+        new.wait(lambda: new.at(game), f"the same step in a new tab on {address} ({game})")
+        new.shot("3-new-tab")
+        assert on_disk(data)[0] == game
+
+
+# --------------------------------------------------------------------------- stale taps
+
+
+def prepare_two_seats(data: Path, title: str) -> str:
+    import random
+
+    from companion.app.game.texts import GameText
+    from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft
+    from companion.store import GameStore
+
+    w = NewGameVM(GameText(), random.Random(0))
+    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
+    w.shuffle_all()
+    s = w.create(GameStore(data))
+    assert s is not None, w.error
+    s.rename(title)
+    gid = s.game_id
+    s.close()
+    return gid
+
+
+def candidates(data: Path, gid: str) -> list[str]:
+    from companion.app.game.vm import GameVM
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    session = GameSession.open(GameStore(data), gid)
+    try:
+        return list(GameVM(session).step.candidates())
+    finally:
+        session.close()
+
+
+SLOT = "Slot {slot} of 6: tap the expert turned face up."
+STALE = "Another phone changed the game first: nothing of your tap was applied."
+
+
+def test_a_stale_tap_is_refused_and_leaves_the_log_alone(tmp_path):
+    from companion.app.game.views import HOLD_REMOTE_REDRAW_ENV
+
+    data = tmp_path / "data"
+    title = "Stale table"
+    gid = prepare_two_seats(data, title)
+    env = {HOLD_REMOTE_REDRAW_ENV: str(HOLD_S)}
+    with webapp.running_app(data, env=env) as (url, _proc), webapp.browser() as ctx:
+        a = open_from_list(ctx, url, title)
+        b = open_from_list(ctx, url, title)
+        for t in (a, b):
+            t.wait(lambda t=t: t.shows(SLOT.format(slot=1)), "slot 1")
+        game0, actions0 = on_disk(data, gid)
+        first, other = candidates(data, gid)[:2]
+        # A reveals an expert
+        a.tap_confirmed(webapp.shown(a.page, first), "A's reveal")
+        game1, actions1 = on_disk(data, gid)
+        assert len(actions1) == len(actions0) + 1
+        # B still shows slot 1 (its redraw is held back): its tap on another expert is stale
+        assert b.shows(SLOT.format(slot=1)) and b.log_count() == game0[0]
+        webapp.shown(b.page, other).click()
+        b.wait(lambda: b.shows(STALE), "B's stale message")
+        b.shot("b-stale")
+        b.wait(lambda: b.shows(SLOT.format(slot=2)) and b.log_count() == game1[0], "B showing the game as it is")
+        game2, actions2 = on_disk(data, gid)
+        assert [x.to_json() for x in actions2] == [x.to_json() for x in actions1]  # nothing of B's tap
+        assert game2 == game1
+        # the held redraw lands later and changes nothing; A shows the same log
+        a.wait(lambda: a.log_count() == game1[0], "A's log")
+        b.page.wait_for_timeout(int(HOLD_S * 1000) + 500)
+        assert b.log_count() == game1[0] and a.log_count() == game1[0]
+        assert [x.to_json() for x in on_disk(data, gid)[1]] == [x.to_json() for x in actions1]
