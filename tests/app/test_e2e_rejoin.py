@@ -12,9 +12,10 @@ on a stale page is refused, in the real web app (headless Chromium, Flutter's se
   expert on its old question: B shows the stale message, the log on disk and on both screens
   holds A's step only and equals its replay.
 - A phone (a page whose connection comes from 127.0.0.2, through a forwarder in this test: only
-  loopback traffic) enters the join code once; reloaded, or on the game's address in a new
-  tab, it is back in the game without typing it (its browser remembers the code, the server
-  checks it again); with the code gone from its storage it sees the join form again.
+  loopback traffic) opening the game's address sees the join form, enters the code once;
+  reloaded as a new page, or on the game's address in a new tab, it is back in the game without
+  typing it (its browser remembers the code, the server checks it again); a wrong remembered
+  code is refused and forgotten; with no code in its storage it sees the join form again.
 
 Screenshots go to ``test-artifacts/app-rejoin/`` (gitignored). Skipped with the reason when
 /usr/bin/chromium or playwright is missing.
@@ -219,3 +220,111 @@ def test_a_stale_tap_is_refused_and_leaves_the_log_alone(tmp_path):
         b.page.wait_for_timeout(int(HOLD_S * 1000) + 500)
         assert b.log_count() == game1[0] and a.log_count() == game1[0]
         assert [x.to_json() for x in on_disk(data, gid)[1]] == [x.to_json() for x in actions1]
+
+
+# --------------------------------------------------------------------------- a phone rejoins
+
+
+class OtherAddress:
+    """A TCP forwarder on 127.0.0.1 whose connections reach the app from 127.0.0.2: the app
+    sees another device (its gate asks for the join code) while all traffic stays on the
+    loopback interface."""
+
+    def __init__(self, port: int):
+        self.target = port
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.socks: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            up = socket.socket()
+            up.bind(("127.0.0.2", 0))
+            up.connect(("127.0.0.1", self.target))
+            self.socks += [client, up]
+            for a, b in ((client, up), (up, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.server.close()
+        for s in self.socks:
+            s.close()
+
+
+ASK = "Enter the join code shown there"
+WRONG = "That is not this game's join code."
+STORED = "flutter.encyclopedia.join.{gid}"  # SharedPreferences keys in the browser's localStorage
+
+
+def test_a_phone_rejoins_with_its_remembered_code_and_still_passes_the_gate(tmp_path):
+    data = tmp_path / "data"
+    title = "Phone table"
+    gid = prepare_two_seats(data, title)
+    with webapp.running_app(data) as (url, _proc), webapp.browser() as ctx:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        other = OtherAddress(port)
+        try:
+            table = open_from_list(ctx, url, title)
+            table.wait(lambda: table.shows(SLOT.format(slot=1)), "the table's game")
+            code = table.wait(lambda: next((m.group(1) for t in table.texts()
+                                            if (m := re.search(r"enter the join code (\d{6})", t))), None),
+                              "the join code on the table's screen")
+            # the phone opens the game's address (as a copied link): the gate asks for the code
+            phone = Tab(webapp.open_app(ctx, f"http://127.0.0.1:{other.port}/game/{gid}", 390, 844,
+                                        timeout_ms=TIMEOUT_MS), data)
+            phone.wait(lambda: phone.shows(ASK), "the join form")
+            assert not phone.shows(SLOT.format(slot=1)) and not phone.shows(code)
+            webapp.type_into(phone.page, webapp.textbox(phone.page, "Join code"), code)
+            webapp.button(phone.page, "Join").click()
+            phone.wait(lambda: phone.shows(SLOT.format(slot=1)), "the game on the phone")
+            key = STORED.format(gid=gid)
+            stored = phone.wait(lambda: phone.page.evaluate("(k) => localStorage.getItem(k)", key),
+                                "the code in the phone's storage")
+            assert code in stored
+            # a reload as a new page (no Flet session): the remembered code lets it back in
+            reopen(phone, clear_session=True)
+            phone.wait(lambda: phone.shows(SLOT.format(slot=1)), "the game after the reload, without typing")
+            phone.shot("phone-rejoined")
+            # a new tab on the game's address
+            address = phone.page.url
+            assert f"/game/{gid}" in address
+            phone.page.close()
+            phone = Tab(webapp.open_app(ctx, address, 390, 844, timeout_ms=TIMEOUT_MS), data)
+            phone.wait(lambda: phone.shows(SLOT.format(slot=1)), "the game in a new tab on its address")
+            # a remembered code that is wrong is refused by the server and forgotten: the form
+            wrong = str((int(code) + 1) % 10**6).zfill(6)
+            phone.page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))", [key, wrong])
+            reopen(phone, clear_session=True)
+            phone.wait(lambda: phone.shows(ASK), "the join form for a wrong remembered code")
+            phone.wait(lambda: phone.page.evaluate("(k) => localStorage.getItem(k)", key) is None,
+                       "the wrong code forgotten")
+            assert not phone.shows(SLOT.format(slot=1))
+            # without a remembered code the gate is there as before
+            reopen(phone, clear_session=True)
+            phone.wait(lambda: phone.shows(ASK), "the join form without a remembered code")
+            webapp.type_into(phone.page, webapp.textbox(phone.page, "Join code"), wrong)
+            webapp.button(phone.page, "Join").click()
+            phone.wait(lambda: phone.shows(WRONG), "a wrong code refused")
+            assert not phone.shows(SLOT.format(slot=1))
+            phone.shot("phone-gate")
+        finally:
+            other.close()
