@@ -334,6 +334,12 @@ class LiveGames:
         with self._lock:
             return self._users.get(self._key(store or self.store(), game_id), 0)
 
+    def open_ids(self, store: GameStore | None = None) -> list[str]:
+        """The ids of the games of ``store`` (default the registry's) open now."""
+        folder = self._key(store or self.store(), "")[0]
+        with self._lock:
+            return [gid for (d, gid), shared in self._open.items() if d == folder and not shared.closed]
+
     def get(self, game_id: str, store: GameStore | None = None) -> SharedSession | None:
         with self._lock:
             return self._open.get(self._key(store or self.store(), game_id))

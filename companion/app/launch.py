@@ -150,8 +150,6 @@ def served_addresses() -> list[str]:
 def serve_web(host: str, port: int) -> int:
     import flet as ft
 
-    from companion.app.shell import app_main, assets_dir, upload_dir
-
     if port == 0:
         port = free_port("127.0.0.1" if host in ("127.0.0.1", "localhost") else "0.0.0.0")
     problem = check_port(host, port)
@@ -168,9 +166,26 @@ def serve_web(host: str, port: int) -> int:
     for url in addresses:
         print(f"  {url}")
     print("Press Ctrl+C to stop.", flush=True)
-    ft.run(app_main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True,
-           assets_dir=str(assets_dir()), upload_dir=str(upload_dir()), name="")
+    ft.run(view=ft.AppView.WEB_BROWSER, host=host, port=port, **web_app_options())
     return 0
+
+
+def web_app_options() -> dict:
+    """What ``serve_web`` hands to ``ft.run``: the app, Flet's ``before_main`` that notes each
+    page's address for the join-code gate (``companion.app.gate``), no CDN, assets, uploads."""
+    from companion.app.gate import note_client
+    from companion.app.shell import app_main, assets_dir, upload_dir
+
+    return dict(main=app_main, before_main=note_client, no_cdn=True, assets_dir=str(assets_dir()),
+                upload_dir=str(upload_dir()), name="")
+
+
+def web_asgi_app():
+    """The ASGI app ``--web`` serves (the same routes and handlers), for a test that serves it
+    in its own process (tests/app/test_ws_gate.py)."""
+    import flet as ft
+
+    return ft.run(export_asgi_app=True, **web_app_options())
 
 
 def open_window() -> int:

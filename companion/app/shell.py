@@ -64,7 +64,10 @@ class Shell:
         page.on_close = self._on_close  # the session expired: let go of its game
         # a page served to another device must enter a game's join code (docs/app.md)
         self.ctl.web = bool(page.web)
-        self.ctl.remote_client = bool(page.web) and not is_local_client(page.client_ip)
+        # (companion.app.gate: from the address the server saw, not from what the browser says)
+        from companion.app.gate import is_phone
+
+        self.ctl.remote_client = is_phone(page)
         # file pickers are page services (constructing one inside main or an event handler
         # registers it); one per purpose, so each screen sets its own on_result
         self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}

@@ -55,8 +55,8 @@ class ResumeScreen(Screen):
             self.shell.render()
 
         picker.on_result = picked
-        if not features.game_play_ready():
-            return []
+        if not features.game_play_ready() or self.phone_page():
+            return []  # a phone imports nothing into the table's saved games
         return [ft.Semantics(
             content=ft.IconButton(ft.Icons.UPLOAD_FILE, action=ft.PickFiles(
                 picker, with_data=True, file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"])),
@@ -82,8 +82,39 @@ class ResumeScreen(Screen):
         except Exception as exc:
             self.shell.toast(self.tr("resume.export_failed", error=str(exc)), error=True)
 
+    def phone_page(self) -> bool:
+        """A page of another device (docs/app.md, "Joining: a code per game"): it lists only
+        the games it joined and, without a name or a seat, those open on the table's screen;
+        no export, no import; the saved games are the table's screen's."""
+        return bool(getattr(self.ctl, "remote_client", False))
+
+    def phone_view(self) -> ft.Control:
+        from companion.app.game import holder, live_games, session_store
+
+        tr = self.tr
+        games, _broken, problem = saved_games()
+        joined = holder(self.ctl).admitted
+        live = set(live_games().open_ids(session_store()))
+        rows: list[ft.Control] = []
+        for g in games:
+            if g.game_id in joined:
+                title = g.title or g.seats or g.game_id
+                subtitle = " · ".join(b for b in [g.seats if g.seats != title else "", g.when] if b)
+            elif g.game_id in live:
+                title, subtitle = tr("resume.at_table"), tr("resume.at_table_hint", when=g.when)
+            else:
+                continue
+            rows.append(ft.ListTile(leading=ft.Icon(ft.Icons.CASINO), title=ft.Text(title),
+                                    subtitle=ft.Text(subtitle),
+                                    on_click=lambda e, gid=g.game_id: self.open_game(gid)))
+        if not rows:
+            rows.append(note(problem or tr("resume.none_phone"), error=bool(problem)))
+        return ft.Column(rows, spacing=4)
+
     def view(self) -> ft.Control:
         tr = self.tr
+        if self.phone_page():
+            return self.phone_view()
         games, broken, problem = saved_games()
         rows: list[ft.Control] = []
         if problem:

@@ -343,3 +343,77 @@ def test_guessing_the_code_is_slowed_down(game_dir):
         assert shared.try_code(wrong, now=float(i)) == "g.join.wrong"
     assert shared.try_code(code, now=30.0) == "g.join.too_many"  # even the right one, for now
     assert shared.try_code(code, now=70.0) is None
+
+
+def test_join_codes_come_from_secrets_and_differ_per_game(monkeypatch, game_dir):
+    """Each digit is drawn from ``secrets`` (not a counter, not the clock); each game its own."""
+    import companion.shared_session as ss
+
+    drawn = []
+
+    def randbelow(n):
+        assert n == 10
+        drawn.append(len(drawn) * 7 % 10)
+        return drawn[-1]
+
+    monkeypatch.setattr(ss.secrets, "randbelow", randbelow)
+    live = LiveGames(GameStore(game_dir))
+    a = live.acquire(make_game(game_dir, seed=1))
+    b = live.acquire(make_game(game_dir, seed=2))
+    assert a is not b
+    assert a.join_code + b.join_code == "".join(map(str, drawn)) and len(drawn) == 12
+    assert a.join_code != b.join_code and len(a.join_code) == 6
+    live.close_all()
+
+
+def test_a_phone_lists_only_the_games_at_the_table_and_those_it_joined(monkeypatch, game_dir):
+    """The saved-games list (titles, seats, export, import) is the table's screen's; a phone
+    lists the games open at the table without a name or a seat, and the ones it joined."""
+    import flet as ft
+    from test_game_views import FakeShell, texts
+
+    import companion.app.game as game
+    from companion.app.game import close_page, join_game, live_games, session_store
+    from companion.app.i18n import Translator
+    from companion.app.ui.start import ResumeScreen
+
+    tr = Translator("en")
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    monkeypatch.setattr(game, "_LIVE", None)
+    gid = make_game(game_dir, seed=1)
+    make_game(game_dir, seed=2)  # another saved game, not open
+    phone, table = FakeShell(), FakeShell()
+    phone.ctl.web, phone.ctl.remote_client = True, True
+    table.ctl.web, table.ctl.remote_client = True, False
+    phone.file_picker = table.file_picker = lambda purpose="default": ft.FilePicker()
+    assert " ".join(texts(ResumeScreen(table).view())).count("Export Ana, Ben") == 2  # both games
+    assert any(isinstance(c, ft.IconButton) for c in walk(ResumeScreen(table).view()))
+    shown = " ".join(texts(ResumeScreen(phone).view()))
+    assert "Ana" not in shown and tr("resume.none_phone") in shown
+    assert ResumeScreen(phone).actions() == []  # no import either
+    shared = live_games().acquire(gid, session_store())  # the table opens one
+    view = ResumeScreen(phone).view()
+    shown = " ".join(texts(view))
+    assert "Ana" not in shown and "Ben" not in shown and gid not in shown
+    assert shown.count(tr("resume.at_table")) == 1
+    assert not any(isinstance(c, ft.IconButton) for c in walk(view))  # no export
+    phone.ctl.open_game(gid)
+    assert join_game(phone.ctl, shared.join_code) is None
+    shown = " ".join(texts(ResumeScreen(phone).view()))
+    assert shown.count("Ana, Ben") == 1 and tr("resume.at_table") not in shown
+    close_page(phone.ctl)
+    live_games().release(shared)
+
+
+def walk(control):
+    out, todo = [], [control]
+    while todo:
+        c = todo.pop()
+        out.append(c)
+        for name in ("content", "controls", "trailing", "leading", "title", "subtitle"):
+            v = getattr(c, name, None)
+            if isinstance(v, list):
+                todo.extend(v)
+            elif v is not None and hasattr(v, "__dict__"):
+                todo.append(v)
+    return out
