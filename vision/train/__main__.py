@@ -1,4 +1,4 @@
-"""python -m vision.train {cache,detector,classifier,real-crops,hard-crops,export} ...
+"""python -m vision.train {cache,domain-cache,detector,classifier,real-crops,hard-crops,export} ...
 
 The recipe of the shipped model (the exact command sequence) is in models/README.md.
 """
@@ -30,6 +30,12 @@ def cmd_cache(a):
     base = replace(SceneOptions(), distractor_rate=a.distractor_rate, touching_rate=a.touching_rate,
                    steep_share=a.steep_share, style=a.style)
     build_cache(a.out, a.seed, a.count, workers=a.workers, base=base, negatives_from=a.negatives_from)
+
+
+def cmd_domain_cache(a):
+    from .domain import build_domain_cache
+    build_domain_cache(a.out, a.src, workers=a.workers, negatives_from=a.negatives_from, limit=a.limit,
+                       seed=a.seed, log=log)
 
 
 def cmd_detector(a):
@@ -121,6 +127,15 @@ def main(argv=None):
     p.add_argument("--style", choices=("classic", "random"), default="classic",
                    help="scene style: classic (v1-v9) or random (domain randomisation, issue 16)")
     p.set_defaults(fn=cmd_cache)
+    p = sub.add_parser("domain-cache", help="a training cache from domain directories (e.g. Blender scenes of vision.pbr)")
+    p.add_argument("--src", type=Path, nargs="+", required=True, help="domain directories (domain.json + NNNNN.json)")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--limit", type=int, default=None, help="at most this many scenes per directory")
+    p.add_argument("--seed", type=int, default=0, help="seed of the crop jitter")
+    p.add_argument("--negatives-from", type=Path, default=None,
+                   help="model dir whose detector proposes hard negatives and cuts one more crop per die")
+    p.set_defaults(fn=cmd_domain_cache)
     for name, fn in (("detector", cmd_detector), ("classifier", cmd_classifier)):
         p = sub.add_parser(name)
         p.add_argument("--cache", type=Path, nargs="+", required=True)
