@@ -7,7 +7,8 @@ the one in memory, and the state is the replay of the log.
     python benchmarks/shared_load.py [--pages 8] [--actions 200] [--seed 0]
 
 This drives the view-models (the code every page's taps go through), not browsers; the
-browser test with two pages is tests/app/test_e2e_shared.py.
+browser test with two pages is tests/app/test_e2e_shared.py, the same check with eight
+headless Chromium pages is benchmarks/shared_load_browser.py.
 """
 
 from __future__ import annotations
