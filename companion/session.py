@@ -25,6 +25,7 @@ Guarantees (see ``docs/saves.md``):
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -48,6 +49,10 @@ from companion.store import (
 )
 
 __all__ = ["GameSession", "SavedGameReplayError", "summary_meta"]
+
+#: how many states before the latest actions a session keeps, so that an Undo does not replay
+#: the whole game (older undos replay it, as before)
+KEPT_STATES = 64
 
 
 class SavedGameReplayError(StoreError):
@@ -126,6 +131,10 @@ class GameSession:
         self._log = log
         self._state = state
         self._actions = actions
+        # derived, never saved: the states before the latest actions (an undo takes the last one
+        # instead of replaying the game) and the log lines (built once, then kept in step)
+        self._before: deque[State] = deque(maxlen=KEPT_STATES)
+        self._messages: list[Msg] | None = None
 
     # -- opening ------------------------------------------------------------------------------
 
@@ -250,13 +259,26 @@ class GameSession:
 
     def log_messages(self) -> list[Msg]:
         """The same lines as messages (key + arguments), for the app to word in the player's
-        language: the engine's ``describe`` of each action in the state just before it."""
-        st = State(self._state.board)
-        lines: list[Msg] = []
-        for action in self._actions:
-            lines.append(describe(st, action))
-            engine.apply_unchecked(st, action)
-        return lines
+        language: the engine's ``describe`` of each action in the state just before it. Built
+        by one replay when first asked, then kept in step by confirm, undo and redo."""
+        if self._messages is None or len(self._messages) != len(self._actions):
+            st = State(self._state.board)
+            lines: list[Msg] = []
+            for action in self._actions:
+                lines.append(describe(st, action))
+                engine.apply_unchecked(st, action)
+            self._messages = lines
+        return list(self._messages)
+
+    def _moved_on(self, before: State, action: Action, after: State) -> None:
+        """``action`` took the game from ``before`` to ``after`` (already saved)."""
+        if self._messages is not None and len(self._messages) == len(self._actions):
+            self._messages.append(describe(before, action))
+        else:
+            self._messages = None
+        self._before.append(before)
+        self._state = after
+        self._actions.append(action)
 
     # -- changing -----------------------------------------------------------------------------
 
@@ -268,18 +290,23 @@ class GameSession:
         new_state = self._state.copy()
         engine.apply(new_state, canonical)
         self._log.append(d, meta=summary_meta(new_state))  # raises before anything changes here
-        self._state = new_state
-        self._actions.append(canonical)
+        self._moved_on(self._state, canonical, new_state)
         return new_state
 
     def undo(self) -> Action:
         """Take back the last action (never the set-up); returns it. Recorded in the log."""
         if not self.can_undo:
             raise NothingToUndoError("there is nothing to undo", path=self.path, game_id=self.game_id)
-        previous = engine.replay(self._actions[:-1])
+        previous = self._before[-1] if self._before else engine.replay(self._actions[:-1])
         undone = action_from_json(self._log.undo(meta=summary_meta(previous)))
+        if self._before:
+            self._before.pop()
         self._state = previous
         self._actions.pop()
+        if self._messages is not None and len(self._messages) == len(self._actions) + 1:
+            self._messages.pop()
+        else:
+            self._messages = None
         return undone
 
     def redo(self) -> Action:
@@ -291,8 +318,7 @@ class GameSession:
         new_state = self._state.copy()
         engine.apply(new_state, action)
         self._log.redo(meta=summary_meta(new_state))
-        self._state = new_state
-        self._actions.append(action)
+        self._moved_on(self._state, action, new_state)
         return action
 
     def rename(self, title: str) -> None:

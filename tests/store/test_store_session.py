@@ -171,6 +171,39 @@ def test_undo_redo_and_a_new_action_after_undo(store):
         assert js(again.state) == js(engine.replay(expected))
 
 
+
+def test_kept_states_and_log_lines_follow_every_undo_and_redo(store):
+    """An undo takes the kept state before the last action instead of replaying, and the log
+    lines are kept in step; both equal a fresh replay, beyond the kept window too."""
+    from companion import session as session_mod
+
+    def fresh_log(actions):
+        st, out = State(s.state.board), []
+        for a in actions:
+            out.append(str(engine_describe.describe(st, a)))
+            apply_unchecked(st, a)
+        return out
+
+    from companion import engine_describe
+
+    s = new_session(store)
+    confirm_driver(s, session_mod.KEPT_STATES + 10)
+    assert len(s.log_messages()) == len(s.actions)
+    for k in range(session_mod.KEPT_STATES + 5):  # past the kept states: replays, as before
+        s.undo()
+        if k % 7 == 0 or k >= session_mod.KEPT_STATES - 1:
+            assert js(s.state) == js(engine.replay(list(s.actions)))
+            assert [str(m) for m in s.log_messages()] == fresh_log(list(s.actions))
+    for _ in range(8):
+        s.redo()
+    s.undo()
+    s.undo()
+    confirm_driver(s, 3)
+    assert js(s.state) == js(engine.replay(list(s.actions)))
+    assert [str(m) for m in s.log_messages()] == fresh_log(list(s.actions))
+    s.close()
+
+
 def _legal_alternatives(state):
     out = []
     for seed in range(50):
