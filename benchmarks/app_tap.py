@@ -11,7 +11,10 @@ Chromium at phone (390 x 844) and desktop (1280 x 900) size. Measured in the pag
 - tile tap: a click on a display tile of the board until its description is on screen (the
   snack bar; no redraw of the screen);
 - undo / redo tap: the app bar's Undo, then Redo, until the action log's count has changed:
-  the game changes, so the whole screen is drawn again with a new board (the slow path).
+  the game changes, so the whole screen is drawn again with a new board (the slow path);
+- confirm tap: a die, its Embassy option (untimed), then Confirm until the action log's
+  count has changed (the step applied, written to disk with its fsync, and the next step and
+  the board drawn); an untimed Undo brings the game back for the next one.
 
 The clock is the page's ``performance.now()``: read just before the click is sent (so the
 figure includes the click's own trip from the test to the browser) and when a mutation
@@ -30,26 +33,27 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "app"), str(ROOT / "tests" / "app" / "game")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app"), str(ROOT / "tests" / "app" / "game")]
 
 import webapp  # noqa: E402
 
-_WATCH = """([want, more]) => {
+_WATCH = """([want, more, gone]) => {
   window.__hit = null;
   if (window.__obs) window.__obs.disconnect();
   const count = () => Array.from(document.querySelectorAll('flt-semantics')).filter(e =>
       (e.getAttribute('aria-label') || '').includes(want) || (e.textContent || '').includes(want)).length;
   const base = more ? count() : 0;
-  window.__obs = new MutationObserver(() => { if (window.__hit === null && count() > base) window.__hit = performance.now(); });
+  const done = () => gone ? count() === 0 : count() > base;
+  window.__obs = new MutationObserver(() => { if (window.__hit === null && done()) window.__hit = performance.now(); });
   window.__obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
   return performance.now();
 }"""
 
 
-def timed_click(page, box, want: str, more: bool = False) -> float:
+def timed_click(page, box, want: str, more: bool = False, gone: bool = False) -> float:
     """ms from just before a raw click at ``box``'s centre until ``want`` is in the semantics
-    tree (``more``: until one more node than before holds it)."""
-    page.evaluate(_WATCH, [want, more])
+    tree (``more``: until one more node than before holds it; ``gone``: until no node does)."""
+    page.evaluate(_WATCH, [want, more, gone])
     t0 = page.evaluate("performance.now()")
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_function("window.__hit !== null", timeout=30000, polling="raf")
@@ -73,9 +77,10 @@ def measure(ctx, url: str, title: str, size: tuple[int, int], taps: int) -> dict
         if face not in [f for _, f in faces]:
             faces.append((i, face))
     assert len(faces) >= 2, labels
-    out: dict[str, list[float]] = {"die tap": [], "tile tap": [], "undo/redo": []}
+    out: dict[str, list[float]] = {"die tap": [], "tile tap": [], "undo/redo": [], "confirm": []}
     for k in range(taps * 2 + 1):
         i, face = faces[k % 2]
+        dice.nth(i).scroll_into_view_if_needed()  # on a phone the table's join panel pushes it down
         box = dice.nth(i).bounding_box()
         ms = timed_click(page, box, f"What the {face} can do:")
         if k:  # the first tap warms the caches (fonts, the options' code path)
@@ -111,6 +116,23 @@ def measure(ctx, url: str, title: str, size: tuple[int, int], taps: int) -> dict
         page.wait_for_timeout(300)
         out["undo/redo"].append(timed_click(page, box_r, f"Action log ({n})"))
         page.wait_for_timeout(300)
+    for k in range(taps):
+        i, face = faces[k % 2]
+        dice.nth(i).scroll_into_view_if_needed()
+        dice.nth(i).click()
+        webapp.shown(page, f"What the {face} can do:").wait_for(timeout=30000)
+        page.get_by_role("button", name=re.compile(r"^Embassy\b")).first.click()
+        confirm = page.get_by_role("button", name="Confirm", exact=True)
+        confirm.wait_for(timeout=30000)
+        confirm.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        out["confirm"].append(timed_click(page, confirm.bounding_box(), f"Action log ({n})", gone=True))
+        page.wait_for_timeout(300)
+        page.mouse.wheel(0, -30000)
+        page.wait_for_timeout(200)
+        undo.click()
+        page.wait_for_function(f"() => document.body.innerHTML.includes('Action log ({n})')", timeout=30000)
+        page.wait_for_timeout(300)
     page.close()
     return out
 
@@ -132,7 +154,7 @@ def main() -> int:
         for name, size in (("phone 390x844", (390, 844)), ("desktop 1280x900", (1280, 900))):
             res = measure(ctx, url, title, size, args.taps)
             for what, xs in res.items():
-                print(f"{name:17s} {what:9s} median {statistics.median(xs):6.1f} ms  "
+                print(f"{name:17s} {what:10s} median {statistics.median(xs):6.1f} ms  "
                       f"(min {min(xs):.1f}, max {max(xs):.1f}, taps {len(xs)})")
     return 0
 

@@ -94,8 +94,26 @@ class Parts:
         if old is not None and old[0] == record:
             return old[1]
         control = build()
+        # a part never changes once drawn (a new record gets a new control): marked isolated,
+        # Flet's diff of a page update skips its insides instead of walking every tile, space
+        # and die of the board at each step (its own events update nothing inside it: a tap
+        # shows a snack bar, which updates itself)
+        control._isolated = True
         self._kept[name] = (record, control)
         return control
+
+    def title(self, name: str, text: str, size: int) -> ft.Control:
+        """A heading of the panel, kept while its text is the same."""
+        return self.get(f"title:{name}", (text, size), lambda: title(text, size))
+
+    def row(self, name: str, controls: list[ft.Control], **kw) -> ft.Row:
+        """A row kept for good whose children are swapped in place (only the changed ones are
+        new controls)."""
+        r = self._holders.get(name)
+        if r is None:
+            r = self._holders[name] = ft.Row(controls, **kw)
+        r.controls = controls
+        return r
 
     def holder(self, name: str, controls: list[ft.Control], highlight: bool = False) -> ft.Control:
         box = self._holders.get(name)
@@ -207,19 +225,20 @@ def central_board_view(b: bv.CentralBoard, gt, show: Show, width: int, parts: Pa
                             border=ft.Border.all(1, ft.Colors.OUTLINE))
 
     return parts.holder("central", [
-        title(gt("g.bd.title"), 16), parts.get("legend", b.seats, legend),
-        ft.Text(gt("g.bd.tap_hint"), size=11, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Row([parts.get(f"loc:{x.key}", x, lambda x=x: location_box(x, show, loc_w)) for x in b.locations],
-               wrap=True, spacing=6, run_spacing=6),
+        parts.title("g.bd.title", gt("g.bd.title"), 16), parts.get("legend", b.seats, legend),
+        parts.get("hint", gt("g.bd.tap_hint"),
+                  lambda: ft.Text(gt("g.bd.tap_hint"), size=11, color=ft.Colors.ON_SURFACE_VARIANT)),
+        parts.row("locations", [parts.get(f"loc:{x.key}", x, lambda x=x: location_box(x, show, loc_w)) for x in b.locations],
+                  wrap=True, spacing=6, run_spacing=6),
         parts.get("tracks", (b.expedition, b.tracks), tracks),
-        title(gt("g.bd.publication"), 13),
+        parts.title("g.bd.publication", gt("g.bd.publication"), 13),
         parts.get("publication", (b.publication, b.seats), lambda: pub_grid(b.publication, colours, show, cell_w)),
-        title(gt("g.bd.reputation"), 13),
+        parts.title("g.bd.reputation", gt("g.bd.reputation"), 13),
         parts.get("reputation", (b.reputation, b.seats), lambda: rep_track(b.reputation, colours, show)),
-        title(gt("g.bd.rounds"), 13), parts.get("rounds", b.rounds, lambda: round_track(b.rounds, show)),
-        title(gt("g.bd.experts"), 13),
+        parts.title("g.bd.rounds", gt("g.bd.rounds"), 13), parts.get("rounds", b.rounds, lambda: round_track(b.rounds, show)),
+        parts.title("g.bd.experts", gt("g.bd.experts"), 13),
         parts.get("experts", b.experts, lambda: ft.Row([tile(t, show) for t in b.experts], wrap=True, spacing=4, run_spacing=4)),
-        title(gt("g.bd.animals"), 13),
+        parts.title("g.bd.animals", gt("g.bd.animals"), 13),
         parts.get("animals", b.animals, lambda: ft.Row([tile(t, show) for t in b.animals], wrap=True, spacing=4, run_spacing=4)),
     ])
 
@@ -270,7 +289,7 @@ def seat_board_view(sb: bv.SeatBoard, gt, show: Show, width: int, parts: Parts |
         return ft.Row(tiles, wrap=True, spacing=4, run_spacing=4)
 
     if sb.study:
-        out += [title(gt("g.sb.study"), 12), parts.get("study", (sb.study, sb.colour), study)]
+        out += [parts.title("g.sb.study", gt("g.sb.study"), 12), parts.get("study", (sb.study, sb.colour), study)]
     col_w = max(56, (inner - 4 * 3) // max(5, len(sb.columns)))
 
     def columns():
@@ -288,7 +307,7 @@ def seat_board_view(sb: bv.SeatBoard, gt, show: Show, width: int, parts: Parts |
                                        spacing=1, tight=True),
                         c.info, show, width=col_w, padding=4, border_radius=6, bgcolor=TILE_BG.get(c.colour, TILE_BG["unknown"]))
 
-    out += [title(gt("g.sb.collection"), 12), parts.get("columns", sb.columns, columns)]
+    out += [parts.title("g.sb.collection", gt("g.sb.collection"), 12), parts.get("columns", sb.columns, columns)]
     return parts.holder("seat", out, highlight=sb.active)
 
 

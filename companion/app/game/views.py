@@ -304,7 +304,10 @@ class GameScreen(Screen):
             drawn["parent"].update()
             return
         self.boards_panel(step)  # the kept panels, their changed parts swapped in place
-        drawn["root"].controls[-1] = self.log_panel()
+        tile = drawn.get("log")
+        logs = self.log_panel(tile)  # the same tile and lines, their texts changed
+        if logs is not tile:
+            drawn["root"].controls[-1] = drawn["log"] = logs
         bar = self.shell.page.appbar
         buttons = self.actions()
         if bar is not None and bar.actions is not None and len(bar.actions) > len(buttons):
@@ -339,7 +342,7 @@ class GameScreen(Screen):
         main = self.step_panel(step)
         central, seats = self.boards_panel(step)
         logs = self.log_panel()
-        drawn = {"version": getattr(vm, "_version", None), "lang": self.gt.lang, "head": head}
+        drawn = {"version": getattr(vm, "_version", None), "lang": self.gt.lang, "head": head, "log": logs}
         if self.phone:
             root = ft.Column([head, main, central, *seats, logs], spacing=12, horizontal_alignment=stretch)
             self._drawn = {**drawn, "parent": root, "index": 1, "root": root}
@@ -420,11 +423,17 @@ class GameScreen(Screen):
         address = addresses[0] if addresses else ""
         text = self.gt("g.join.host", address=address or "-", code=code)
         row: list[ft.Control] = [ft.Text(text, expand=True)]
+        key = (text, address, self.phone)
+        kept = getattr(self, "_host", None)
+        if kept is not None and kept[0] == key:  # the same controls: the QR image is not sent again
+            return kept[1]
         png = qr_png(address) if address else None
         if png is not None:
             row.append(ft.Image(src=png, width=120, height=120, semantics_label=self.gt("g.join.qr", address=address)))
-        return [ft.Container(ft.Row(row, spacing=12, wrap=self.phone), padding=10, border_radius=8,
-                             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        out = [ft.Container(ft.Row(row, spacing=12, wrap=self.phone), padding=10, border_radius=8,
+                            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        self._host = (key, out)
+        return out
 
     def head_controls(self) -> list[ft.Control]:
         """The status line, the last refusal and the notes for the table."""
@@ -959,11 +968,22 @@ class GameScreen(Screen):
 
         return boards_panel(self, step)
 
-    def log_panel(self) -> ft.Control:
-        lines = self.vm.log()
-        shown = list(reversed(lines[-40:]))
-        return ft.ExpansionTile(title=ft.Text(self.gt("g.game.log", n=len(lines))),
-                                controls=[ft.Text(f"{len(lines) - i}. {x}", size=12, selectable=True) for i, x in enumerate(shown)])
+    def log_panel(self, tile: ft.ExpansionTile | None = None) -> ft.Control:
+        """The action log, newest first (the last 40 lines). Given the ``tile`` drawn before, its
+        title and lines get the new texts instead of new controls, so a step sends only the
+        texts that moved (docs/app-game.md)."""
+        n, last = self.vm.log_tail(40)
+        texts = [f"{n - i}. {x}" for i, x in enumerate(reversed(last))]
+        if tile is None:
+            return ft.ExpansionTile(title=ft.Text(self.gt("g.game.log", n=n)),
+                                    controls=[ft.Text(x, size=12, selectable=True) for x in texts])
+        tile.title.value = self.gt("g.game.log", n=n)
+        lines = tile.controls
+        del lines[len(texts):]
+        for line, x in zip(lines, texts):
+            line.value = x
+        lines.extend(ft.Text(x, size=12, selectable=True) for x in texts[len(lines):])
+        return tile
 
 
 LOC_ICON = {"embassy": ft.Icons.ACCOUNT_BALANCE, "bank": ft.Icons.SAVINGS, "university": ft.Icons.SCHOOL,

@@ -1142,6 +1142,12 @@ class GameVM:
         """The readable action log, oldest first, in the player's language."""
         return [self.t.engine(m) for m in self.session.log_messages()]
 
+    def log_tail(self, n: int) -> tuple[int, list[str]]:
+        """(how many lines the log has, its last ``n`` lines worded): what the screen shows,
+        without wording the whole log at every step."""
+        msgs = self.session.log_messages()
+        return len(msgs), [self.t.engine(m) for m in msgs[-n:]]
+
     # -- the current question -----------------------------------------------------------
     @property
     def step(self) -> Step:
