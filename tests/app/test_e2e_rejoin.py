@@ -283,8 +283,11 @@ def test_a_phone_rejoins_with_its_remembered_code_and_still_passes_the_gate(tmp_
         port = int(url.rstrip("/").rsplit(":", 1)[1])
         other = OtherAddress(port)
         try:
-            table = open_from_list(ctx, url, title)
+            # the table's screen at phone width (its join panel once turned the game grey there)
+            table = open_from_list(ctx, url, title, 390, 844)
             table.wait(lambda: table.shows(SLOT.format(slot=1)), "the table's game")
+            box = webapp.shown(table.page, SLOT.format(slot=1)).bounding_box()
+            assert box is not None and box["y"] < 3000, box  # laid out (the grey box put it at y ~ 100000)
             code = table.wait(lambda: next((m.group(1) for t in table.texts()
                                             if (m := re.search(r"enter the join code (\d{6})", t))), None),
                               "the join code on the table's screen")

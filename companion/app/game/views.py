@@ -422,7 +422,9 @@ class GameScreen(Screen):
         addresses, code = info
         address = addresses[0] if addresses else ""
         text = self.gt("g.join.host", address=address or "-", code=code)
-        row: list[ft.Control] = [ft.Text(text, expand=True)]
+        # on a narrow screen the QR code goes under the text (a Text that expands cannot sit in
+        # a wrapping row: Flutter drew the whole game as a grey error box there)
+        row: list[ft.Control] = [ft.Text(text, expand=not self.phone)]
         key = (text, address, self.phone)
         kept = getattr(self, "_host", None)
         if kept is not None and kept[0] == key:  # the same controls: the QR image is not sent again
@@ -430,8 +432,8 @@ class GameScreen(Screen):
         png = qr_png(address) if address else None
         if png is not None:
             row.append(ft.Image(src=png, width=120, height=120, semantics_label=self.gt("g.join.qr", address=address)))
-        out = [ft.Container(ft.Row(row, spacing=12, wrap=self.phone), padding=10, border_radius=8,
-                            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        box = ft.Column(row, spacing=8) if self.phone else ft.Row(row, spacing=12)
+        out = [ft.Container(box, padding=10, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
         self._host = (key, out)
         return out
 
