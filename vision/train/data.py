@@ -135,25 +135,25 @@ def _work(args):
     return [render_sample(seed, i, sizes, base) for i in range(lo, hi)]
 
 
-def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers: int = 2, chunk: int = 50,
-                base: SceneOptions = SceneOptions(), negatives_from: Path | None = None):
+def write_cache(out: Path, count: int, chunks, done_text: str, log=print) -> None:
+    """Write a cache of ``count`` samples at ``out`` from ``chunks``: an iterable of lists of
+    ``render_sample`` tuples (canvas, boxes, crops, values, colours, dies); ``done_text`` goes
+    into ``DONE``, written last (``load_cache`` refuses a cache without it)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     det = np.lib.format.open_memmap(out / "det_images.npy", "w+", np.uint8, (count, DET_SIZE[1], DET_SIZE[0], 3))
     det_boxes, crops, vals, cols, dies = [], [], [], [], []
-    jobs = [(seed, lo, min(count, lo + chunk), sizes, base) for lo in range(0, count, chunk)]
     done = 0
-    with Pool(workers, initializer=_set_detector, initargs=(negatives_from,)) as pool:
-        for res in pool.imap(_work, jobs):
-            for canvas, boxes, c, v, co, d in res:
-                det[done] = canvas
-                det_boxes.append(boxes)
-                crops.append(c)
-                vals.append(v)
-                cols.append(co)
-                dies.append(d)
-                done += 1
-            print(f"cache {out.name}: {done}/{count}", flush=True)
+    for res in chunks:
+        for canvas, boxes, c, v, co, d in res:
+            det[done] = canvas
+            det_boxes.append(boxes)
+            crops.append(c)
+            vals.append(v)
+            cols.append(co)
+            dies.append(d)
+            done += 1
+        log(f"cache {out.name}: {done}/{count}")
     det.flush()
     with open(out / "det_boxes.pkl", "wb") as f:
         pickle.dump(det_boxes, f)
@@ -161,7 +161,16 @@ def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers:
     np.save(out / "cls_value.npy", np.concatenate(vals))
     np.save(out / "cls_colour.npy", np.concatenate(cols))
     np.save(out / "cls_die.npy", np.concatenate(dies))
-    (out / "DONE").write_text(f"seed={seed} count={count} sizes={sizes} options={base} negatives_from={negatives_from}\n")
+    (out / "DONE").write_text(done_text + "\n")
+
+
+def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers: int = 2, chunk: int = 50,
+                base: SceneOptions = SceneOptions(), negatives_from: Path | None = None):
+    jobs = [(seed, lo, min(count, lo + chunk), sizes, base) for lo in range(0, count, chunk)]
+    with Pool(workers, initializer=_set_detector, initargs=(negatives_from,)) as pool:
+        write_cache(out, count, pool.imap(_work, jobs),
+                    f"seed={seed} count={count} sizes={sizes} options={base} negatives_from={negatives_from}",
+                    log=lambda m: print(m, flush=True))
 
 
 def det_targets(boxes_list, gh, gw):

@@ -11,7 +11,6 @@ detector's own box of each die it finds (the crops the reader will classify).
 """
 from __future__ import annotations
 
-import pickle
 from multiprocessing import Pool
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,10 +19,10 @@ import cv2
 import numpy as np
 
 from vision.bench import load_domain_dir
-from vision.model import COLOUR_CLASSES, crop_for_classifier
+from vision.model import crop_for_classifier
 
 from . import data
-from .data import CONTEXT, CROP, DET_SIZE, label_detector_box, render_sample
+from .data import CONTEXT, CROP, label_detector_box, render_sample
 
 
 def _truths(dice) -> list[SimpleNamespace]:
@@ -73,35 +72,12 @@ def build_domain_cache(out: Path, sources: list[Path], workers: int = 1, negativ
         items += [(path, dice) for path, dice in scenes]
     if not items:
         raise ValueError("no scenes in " + ", ".join(map(str, sources)))
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     count = len(items)
-    det = np.lib.format.open_memmap(out / "det_images.npy", "w+", np.uint8, (count, DET_SIZE[1], DET_SIZE[0], 3))
-    det_boxes, crops, vals, cols, dies = [], [], [], [], []
     chunk = 25
     jobs = [(seed, [(i, items[i][0], items[i][1]) for i in range(lo, min(count, lo + chunk))])
             for lo in range(0, count, chunk)]
-    done = 0
     with Pool(workers, initializer=data._set_detector, initargs=(negatives_from,)) as pool:
-        for res in pool.imap(_work, jobs):
-            for canvas, boxes, c, v, co, d in res:
-                det[done] = canvas
-                det_boxes.append(boxes)
-                crops.append(c)
-                vals.append(v)
-                cols.append(co)
-                dies.append(d)
-                done += 1
-            log(f"domain cache {out.name}: {done}/{count}")
-    det.flush()
-    with open(out / "det_boxes.pkl", "wb") as f:
-        pickle.dump(det_boxes, f)
-    np.save(out / "cls_crops.npy", np.concatenate(crops))
-    np.save(out / "cls_value.npy", np.concatenate(vals))
-    np.save(out / "cls_colour.npy", np.concatenate(cols))
-    np.save(out / "cls_die.npy", np.concatenate(dies))
-    n_die = int(np.concatenate(dies).sum())
-    (out / "DONE").write_text(f"domains={[str(s) for s in sources]} scenes={count} limit={limit} seed={seed} "
-                              f"negatives_from={negatives_from} die_crops={n_die} "
-                              f"colours={COLOUR_CLASSES}\n")
+        data.write_cache(out, count, pool.imap(_work, jobs),
+                         f"domains={[str(s) for s in sources]} scenes={count} limit={limit} seed={seed} "
+                         f"negatives_from={negatives_from}", log=log)
     return count
