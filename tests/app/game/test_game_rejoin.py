@@ -8,23 +8,11 @@ import random
 
 from companion.app.controller import AppController, game_in_address
 from companion.app.game.texts import GameText
-from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft
-from companion.store import GameStore
 
 from game_play import answer
+from test_game_shared import make_game
 
 T = GameText()
-
-
-def make_game(game_dir) -> str:
-    w = NewGameVM(T, random.Random(1))
-    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
-    w.shuffle_all()
-    s = w.create(GameStore(game_dir))
-    assert s is not None, w.error
-    gid = s.game_id
-    s.close()
-    return gid
 
 
 def test_addresses():
@@ -43,7 +31,7 @@ def test_a_new_page_on_the_address_shows_the_same_game_at_the_same_step(monkeypa
     from companion.app.game.views import GameScreen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    gid = make_game(game_dir)
+    gid = make_game(game_dir, seed=1)
     table = FakeShell()
     table.ctl.web = True
     table.ctl.open_game(gid)
