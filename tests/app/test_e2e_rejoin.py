@@ -155,21 +155,9 @@ def test_a_reloaded_page_comes_back_at_the_same_step(tmp_path):
 
 
 def prepare_two_seats(data: Path, title: str) -> str:
-    import random
+    from test_game_shared import make_game
 
-    from companion.app.game.texts import GameText
-    from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft
-    from companion.store import GameStore
-
-    w = NewGameVM(GameText(), random.Random(0))
-    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
-    w.shuffle_all()
-    s = w.create(GameStore(data))
-    assert s is not None, w.error
-    s.rename(title)
-    gid = s.game_id
-    s.close()
-    return gid
+    return make_game(data, title=title)
 
 
 def candidates(data: Path, gid: str) -> list[str]:

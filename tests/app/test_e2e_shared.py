@@ -15,13 +15,15 @@ Screenshots go to ``test-artifacts/app-shared/`` (gitignored). Skipped with the 
 
 from __future__ import annotations
 
-import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import pytest
 import webapp  # tests/app/webapp.py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "game"))
 
 pytestmark = [
     pytest.mark.e2e,
@@ -35,19 +37,9 @@ SLOT = "Slot {slot} of 6: tap the expert turned face up."
 
 
 def prepare(data: Path) -> str:
-    from companion.app.game.texts import GameText
-    from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft
-    from companion.store import GameStore
+    from test_game_shared import make_game
 
-    w = NewGameVM(GameText(), random.Random(0))
-    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
-    w.shuffle_all()
-    s = w.create(GameStore(data))
-    assert s is not None, w.error
-    s.rename(TITLE)
-    gid = s.game_id
-    s.close()
-    return gid
+    return make_game(data, title=TITLE)
 
 
 def on_disk(data: Path, gid: str):

@@ -22,12 +22,15 @@ from game_play import answer
 T = GameText()
 
 
-def make_game(game_dir, seed=0) -> str:
+def make_game(game_dir, seed=0, title: str | None = None) -> str:
+    """A new two-seat game (Ana, Ben) saved in ``game_dir``; its id."""
     w = NewGameVM(T, random.Random(seed))
     w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
     w.shuffle_all()
     s = w.create(GameStore(game_dir))
     assert s is not None, w.error
+    if title:
+        s.rename(title)
     gid = s.game_id
     s.close()
     return gid
