@@ -77,6 +77,10 @@ class Shell:
         if page.web:
             self.ctl.open_address(page.route)
             page.on_route_change = self._on_route_change
+        # a tap on a control that another phone's change replaced gets the stale message
+        from companion.app import flet_events
+
+        flet_events.install(page, self._vanished_tap)
         self.ctl.nav.subscribe(lambda route: self.render())
         self.ctl.subscribe(self._on_change)
         self.ctl.set_width(page.width)
@@ -95,6 +99,13 @@ class Shell:
         game = sys.modules.get("companion.app.game")  # loaded only if a game screen was opened
         if game is not None:
             game.close_page(self.ctl)
+
+    def _vanished_tap(self, control_id: int, event_name: str) -> None:
+        """Flet's event loop: a tap on a control replaced by a redraw for another page's change
+        (``companion.app.flet_events``); the current screen answers it in a worker, if it can."""
+        answer = getattr(self._screen, "vanished_tap", None)
+        if answer is not None:
+            self.page.run_thread(answer)
 
     def _on_change(self, what: str) -> None:
         self.render()

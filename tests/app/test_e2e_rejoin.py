@@ -11,6 +11,9 @@ on a stale page is refused, in the real web app (headless Chromium, Flutter's se
   (``ENCYCLOPEDIA_TEST_HOLD_REMOTE_REDRAW_S``, a test hook): A reveals an expert, B taps another
   expert on its old question: B shows the stale message, the log on disk and on both screens
   holds A's step only and equals its replay.
+- The same when the server has already redrawn B (B's old controls gone from Flet's index) but
+  B's browser has not shown it yet (the server's messages to B held back by the test): B's tap
+  on its old question, which Flet drops, gets the stale message (``companion.app.flet_events``).
 - A phone (a page whose connection comes from 127.0.0.2, through a forwarder in this test: only
   loopback traffic) opening the game's address sees the join form, enters the code once;
   reloaded as a new page, or on the game's address in a new tab, it is back in the game without
@@ -208,6 +211,78 @@ def test_a_stale_tap_is_refused_and_leaves_the_log_alone(tmp_path):
         b.page.wait_for_timeout(int(HOLD_S * 1000) + 500)
         assert b.log_count() == game1[0] and a.log_count() == game1[0]
         assert [x.to_json() for x in on_disk(data, gid)[1]] == [x.to_json() for x in actions1]
+
+
+class HeldSocket:
+    """The server's messages to one tab held back while ``held`` and then delivered in order
+    (Playwright's WebSocketRoute; the tab's own messages go through at once): the server has
+    redrawn the page, the browser still shows the old screen."""
+
+    def __init__(self, page):
+        self.held, self.queue, self.sockets = False, [], []
+        page.route_web_socket(re.compile(".*"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+        self.sockets.append(ws)
+        ws.on_message(lambda m: server.send(m))
+        server.on_message(lambda m, ws=ws: self.queue.append((ws, m)) if self.held else ws.send(m))
+
+    def release(self) -> None:
+        self.held = False
+        queue, self.queue = self.queue, []
+        for ws, m in queue:
+            ws.send(m)
+
+
+def open_held(ctx, url: str, title: str, width=1280, height=900) -> tuple[Tab, HeldSocket]:
+    page = ctx.new_page()
+    held = HeldSocket(page)
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(url)
+    webapp.enable_semantics(page, TIMEOUT_MS)
+    webapp.button(page, "Resume a game").click()
+    webapp.shown(page, title).wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    webapp.shown(page, title).click()
+    return Tab(page, Path(".")), held
+
+
+def test_a_tap_on_a_control_the_server_already_replaced_gets_the_stale_message(tmp_path):
+    """The load check's silent taps (docs/app.md): the server has redrawn B for A's change
+    (B's old controls are gone from Flet's index) but B's browser has not shown it yet; B's tap
+    on its old question is dropped by Flet before any handler; companion.app.flet_events
+    answers it: the stale message over the game as it is, nothing applied."""
+    data = tmp_path / "data"
+    title = "Vanished table"
+    gid = prepare_two_seats(data, title)
+    with webapp.running_app(data) as (url, _proc), webapp.browser() as ctx:
+        a = open_from_list(ctx, url, title)
+        b, held = open_held(ctx, url, title)
+        for t in (a, b):
+            t.wait(lambda t=t: t.shows(SLOT.format(slot=1)), "slot 1")
+        b.page.wait_for_timeout(500)
+        game0, actions0 = on_disk(data, gid)
+        first, other = candidates(data, gid)[:2]
+        held.held = True  # from now on B's browser hears nothing from the server
+        a.tap_confirmed(webapp.shown(a.page, first), "A's reveal")
+        game1, actions1 = on_disk(data, gid)
+        assert len(actions1) == len(actions0) + 1
+        b.wait(lambda: held.queue, "B's redraw sent by the server (and held)")
+        b.page.wait_for_timeout(1500)  # the whole redraw
+        sent = len(held.queue)
+        assert b.shows(SLOT.format(slot=1)) and b.log_count() == game0[0]
+        webapp.shown(b.page, other).click()  # on a control the server no longer knows
+        b.wait(lambda: len(held.queue) > sent, "the server's answer to B's tap")
+        b.page.wait_for_timeout(1000)
+        held.release()
+        b.wait(lambda: b.shows(STALE), "B's stale message")
+        b.shot("b-vanished-stale")
+        b.wait(lambda: b.shows(SLOT.format(slot=2)) and b.log_count() == game1[0], "B showing the game as it is")
+        game2, actions2 = on_disk(data, gid)
+        assert [x.to_json() for x in actions2] == [x.to_json() for x in actions1]  # nothing of B's tap
+        assert game2 == game1
+        a.wait(lambda: a.log_count() == game1[0] and not a.shows(STALE), "A's log, without the message")
 
 
 # --------------------------------------------------------------------------- a phone rejoins

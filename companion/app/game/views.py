@@ -13,6 +13,7 @@ import time
 
 import flet as ft
 
+from companion.app import flet_events
 from companion.app.game import (
     game_vm, holder, join_game, join_info, page_lock, remembered_code_key, session_store, show_new_session,
 )
@@ -270,10 +271,19 @@ class GameScreen(Screen):
         with page_lock(self.ctl):
             if getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
                 return  # this page shows another screen: it draws the game fresh when it returns
-            try:
-                self.redraw()
+            try:  # a tap on a control this replaces is answered (flet_events, docs/app.md)
+                with flet_events.replacing(getattr(self.shell, "page", None)):
+                    self.redraw()
             except Exception:
                 log.error("remote redraw failed", exc_info=True)
+
+    def vanished_tap(self) -> None:
+        """A tap the browser sent for a control that a redraw for another page's change had
+        already replaced (Flet dropped it; ``companion.app.flet_events``): nothing was applied;
+        say so as for a stale question, over the game as it is."""
+        if self.vm is None or getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
+            return
+        self.run(self.vm.refuse_stale)
 
     def redraw(self) -> None:
         """Redraw after a tap, in place while the screen stays the game in the same language:

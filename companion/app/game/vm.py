@@ -1003,6 +1003,11 @@ class GameVM:
             return nullcontext()
         return tx(self._seen if seen is None else seen)
 
+    def refuse_stale(self) -> bool:
+        """A tap on a view the game has left, which reached no question (the page's controls
+        were already replaced; ``companion.app.flet_events``): the stale message, the fresh state."""
+        return self._stale()
+
     def _stale(self) -> bool:
         self.error = self.t("g.err.stale")
         self.notes = []
