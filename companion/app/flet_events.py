@@ -48,7 +48,7 @@ class Guard:
         self.session = session
         self.original = original
         self.on_vanished = on_vanished
-        self.replaced: collections.deque[frozenset[int]] = collections.deque(maxlen=KEEP_REDRAWS)
+        self.replaced: collections.deque[set[int]] = collections.deque(maxlen=KEEP_REDRAWS)
         self.answered = 0  # taps answered by on_vanished (for the tests)
 
     def was_replaced(self, control_id) -> bool:
@@ -142,20 +142,21 @@ def _on_page(page) -> set[int]:
 @contextlib.contextmanager
 def replacing(page):
     """Around a redraw for another page's change: the ids on ``page`` (its controls and app
-    bar) before it and not after it are remembered, so that a tap on one of them, which Flet
-    then drops, is answered. Controls the redraw keeps are not remembered (a later redraw of
+    bar) before it and not after it are remembered (all of them while it runs), so that a tap
+    on one of them, which Flet then drops, is answered. Controls the redraw keeps are not remembered (a later redraw of
     the page's own that replaces them is not another phone's change). Does nothing without a
     guard; a failure here never stops the redraw."""
     guard = guard_of(page)
-    before = None
+    ids = None
     if guard is not None:
-        try:
-            before = _on_page(page)
+        try:  # noted before the redraw: a tap may come in while it runs (Flet's loop, another thread)
+            ids = _on_page(page)
+            guard.replaced.append(ids)
         except Exception:
             log.debug("controls before the redraw not noted", exc_info=True)
     yield
-    if before:
-        try:
-            guard.replaced.append(frozenset(before - _on_page(page)))
+    if ids:
+        try:  # keep only those the redraw replaced (the kept ones are still in Flet's index anyway)
+            ids.difference_update(_on_page(page))
         except Exception:
             log.debug("replaced controls not noted", exc_info=True)
