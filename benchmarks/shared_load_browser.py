@@ -138,6 +138,8 @@ def main(argv=None) -> int:
                 for i, t in enumerate(rush):
                     what, loc = targets(t, i)
                     box = loc.bounding_box(timeout=30000)
+                    if box is None:  # not laid out (the screen changed under the driver): no tap
+                        continue
                     boxes.append((t, box))
                     kinds[what] = kinds.get(what, 0) + 1
                 for t, b in boxes:  # as close together as one driver can: the pages race
