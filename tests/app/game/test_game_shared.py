@@ -205,13 +205,11 @@ def test_transaction_refuses_an_old_version_directly(game_dir):
         pass
 
 
-def test_two_screens_one_game_redraw_and_refuse_a_stale_tap(monkeypatch, game_dir):
-    """The game screens of two pages (two controllers, as two phones): a tap on A redraws B;
-    B's tap on the button drawn before is refused with the message; closing both pages closes
-    the file."""
+def two_screens(monkeypatch, game_dir):
+    """Two pages (two controllers, as two phones) showing a new game's screen: (shell A,
+    shell B, screen A, screen B), each screen drawn once."""
     from test_game_views import FakeShell
 
-    from companion.app.game import close_page, game_vm, live_games
     from companion.app.game.views import GameScreen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
@@ -221,6 +219,17 @@ def test_two_screens_one_game_redraw_and_refuse_a_stale_tap(monkeypatch, game_di
         shell.ctl.open_game(gid)
     sa, sb = GameScreen(a), GameScreen(b)
     sa.view(), sb.view()
+    return a, b, sa, sb
+
+
+def test_two_screens_one_game_redraw_and_refuse_a_stale_tap(monkeypatch, game_dir):
+    """The game screens of two pages (two controllers, as two phones): a tap on A redraws B;
+    B's tap on the button drawn before is refused with the message; closing both pages closes
+    the file."""
+    from companion.app.game import close_page, game_vm, live_games
+
+    a, b, sa, sb = two_screens(monkeypatch, game_dir)
+    gid = sa.vm.session.game_id
     assert sa.vm is not sb.vm and sa.vm.session is sb.vm.session
     shared = sa.vm.session
     old_step = sb.vm.step  # what B shows

@@ -4,21 +4,13 @@ as it is, nothing applied. Without a browser (the browser check: tests/app/test_
 
 from __future__ import annotations
 
-from test_game_shared import T, check_log, make_game, texts_of
-from test_game_views import FakeShell
+from test_game_shared import T, check_log, texts_of, two_screens
 
 
 def test_a_vanished_tap_shows_the_stale_message_and_applies_nothing(monkeypatch, game_dir):
     from companion.app.game import close_page
-    from companion.app.game.views import GameScreen
 
-    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    gid = make_game(game_dir)
-    a, b = FakeShell(), FakeShell()
-    for shell in (a, b):
-        shell.ctl.open_game(gid)
-    sa, sb = GameScreen(a), GameScreen(b)
-    sa.view(), sb.view()
+    a, b, sa, sb = two_screens(monkeypatch, game_dir)
     b._screen = sb
     shared = sa.vm.session
     sa.run(sa.vm.step.reveal, sa.vm.step.candidates()[0])
