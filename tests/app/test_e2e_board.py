@@ -50,17 +50,8 @@ DIE_MARK = re.compile(r"^(red|yellow|purple|blue|green) (\d+), placed by (.+)$")
 
 def engine(data: Path):
     """(state, actions) of the one saved game, rebuilt from its file."""
-    from companion.session import GameSession
-    from companion.store import GameStore
-
-    store = GameStore(data)
-    games = store.list_games().games
-    assert len(games) == 1, games
-    session = GameSession.open(store, games[0].game_id)
-    try:
+    with webapp.saved_game(data) as session:
         return session.state, session.actions
-    finally:
-        session.close()
 
 
 class Tab(webapp.ScreenTab):

@@ -125,17 +125,8 @@ STEP_TITLE = re.compile(
 
 def engine_state(data: Path):
     """The engine's state of the one saved game, rebuilt from its file (as Resume would)."""
-    from companion.session import GameSession
-    from companion.store import GameStore
-
-    store = GameStore(data)
-    games = store.list_games().games
-    assert len(games) == 1, games
-    session = GameSession.open(store, games[0].game_id)
-    try:
+    with webapp.saved_game(data) as session:
         return session.state
-    finally:
-        session.close()
 
 
 def seat_numbers(state, name: str) -> tuple[int, int, int, int, int]:

@@ -79,22 +79,10 @@ def on_disk(data: Path, gid: str | None = None):
     checking that the log on disk equals its replay; and the actions."""
     from companion.app.game.texts import GameText
     from companion.app.game.vm import GameVM
-    from companion.engine import replay
-    from companion.session import GameSession
-    from companion.store import GameStore
 
-    store = GameStore(data)
-    if gid is None:
-        games = store.list_games().games
-        assert len(games) == 1, games
-        gid = games[0].game_id
-    session = GameSession.open(store, gid)
-    try:
-        assert replay(session.actions).to_json() == session.state.to_json()
+    with webapp.saved_game(data, gid) as session:
         vm = GameVM(session, GameText())
         return (len(vm.log()), vm.step.title(), vm.status_line()), session.actions
-    finally:
-        session.close()
 
 
 def open_from_list(ctx, url: str, title: str, width=1280, height=900) -> Tab:

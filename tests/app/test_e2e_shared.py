@@ -43,16 +43,8 @@ def prepare(data: Path) -> str:
 
 
 def on_disk(data: Path, gid: str):
-    from companion.engine import replay
-    from companion.session import GameSession
-    from companion.store import GameStore
-
-    session = GameSession.open(GameStore(data), gid)
-    try:
-        assert replay(session.actions).to_json() == session.state.to_json()
+    with webapp.saved_game(data, gid) as session:
         return session.state, session.actions
-    finally:
-        session.close()
 
 
 def first_candidate(data: Path, gid: str) -> str:

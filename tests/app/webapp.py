@@ -161,6 +161,27 @@ def tap(page, name: str, settle_ms: int = 250) -> None:
     page.wait_for_timeout(settle_ms)
 
 
+@contextmanager
+def saved_game(data: Path, gid: str | None = None):
+    """The saved game ``gid`` (or the one game) in ``data`` opened as Resume would, after checking
+    that its log on disk equals its replay; the session is closed afterwards."""
+    from companion.engine import replay
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    store = GameStore(data)
+    if gid is None:
+        games = store.list_games().games
+        assert len(games) == 1, games
+        gid = games[0].game_id
+    session = GameSession.open(store, gid)
+    try:
+        assert replay(session.actions).to_json() == session.state.to_json()
+        yield session
+    finally:
+        session.close()
+
+
 class ScreenTab:
     """A browser tab of the app as the end-to-end tests read it: ``nodes()`` (each subclass's
     own semantics query, rows beginning role, label, text), the texts on screen, the action
