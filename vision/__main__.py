@@ -92,6 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read every domain directory under this folder (default data/domains)")
     p.add_argument("--domain-limit", type=int, default=None, help="read at most this many scenes per domain directory")
     p.add_argument("--no-domains", action="store_true", help="skip the per-domain figures")
+    p.add_argument("--no-pip-check", action="store_true",
+                   help="measure the model without the pip check (vision.pips), for comparison")
     p.add_argument("--trained-on", default=None,
                    help="comma-separated domains the model was trained on (default models/training.json)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -125,9 +127,15 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
 
     if args.threads < 1:
         raise CliError("error: --threads must be at least 1")
+    from dataclasses import replace
+
+    from vision.config import DEFAULT_READER
+
+    config = replace(DEFAULT_READER, pip_confirm_from=None) if getattr(args, "no_pip_check", False) else DEFAULT_READER
     try:
         return DiceReader.from_files(
-            model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration
+            model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,
+            config=config,
         )
     except (ModelLoadError, FileNotFoundError, ImportError, ValueError, OSError) as exc:
         raise CliError(f"error: cannot load the dice model: {exc}") from None

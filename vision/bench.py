@@ -753,7 +753,7 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     runs = DEFAULT_SPEED_RUNS if args.speed_runs is None else args.speed_runs
     sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
     reader = factory(args, None)  # no calibration: the benchmark measures the model
-    report: dict[str, Any] = {"backend": args.backend}
+    report: dict[str, Any] = {"backend": args.backend, "pip_check": not getattr(args, "no_pip_check", False)}
     if count:
         err.write(f"rendering and reading {count} held-out synthetic scenes (seed {seed}, sizes {sizes})...\n")
         report["synthetic"] = bench_synthetic(reader, count, seed, sizes, progress=err)

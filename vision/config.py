@@ -104,6 +104,15 @@ class ReaderConfig:
     # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
     # half hidden; either way worth a look. None = off.
     same_colour_unsure_iou: float | None = 0.3
+    # The pip check (vision.pips, docs/vision.md): an unsure read whose value probability is at
+    # least ``pip_confirm_from`` is looked at again by a plain OpenCV pip counter; when the counter
+    # finds the same face, checked by its pattern (``pip_confirm_min`` pips or more: 1 and 2 pips
+    # fit any layout), the value's doubt (1 - P(value)) is multiplied by ``pip_doubt_factor``.
+    # It only confirms: a count that disagrees, or no count, changes nothing. Chosen on the
+    # Blender tuning set with the Blender-free model v10 (models/README.md). None = off.
+    pip_confirm_from: float | None = 0.4
+    pip_doubt_factor: float = 0.05
+    pip_confirm_min: int = 3
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,10 @@ Decisions (see docs/vision.md):
   probability >= ``turned_doubt_from``, the surer view's value is kept (the turned one only when
   surer by ``turned_swap_margin``) and P(value) is multiplied by one minus the other view's
   probability for its own value;
+* the pip check (``vision.pips``): an unsure read whose value probability is at least
+  ``pip_confirm_from`` is counted again by a plain OpenCV pip counter; when the counter finds the
+  same face (3 pips or more, pattern checked), the value's doubt is multiplied by
+  ``pip_doubt_factor``; it never changes a value;
 * ``unsure`` when confidence < ``ReaderConfig.unsure_below``, and always for "unknown" colour
   (the read cannot be used without a correction), and for two reads of one colour whose boxes
   overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die behind another).
@@ -40,6 +44,7 @@ from vision.config import (
     ReaderConfig,
 )
 from vision.io import ImageLoadError, ImageSource, LoadedImage, load_image
+from vision.pips import count_pips
 
 if TYPE_CHECKING:  # pragma: no cover
     from vision.calibration import Calibration
@@ -75,6 +80,8 @@ class Die:
     value_confidence: float = 1.0
     colour_confidence: float = 1.0
     det_score: float = 1.0
+    # the pip check (vision.pips) found the same face and the value's doubt was lowered
+    pip_confirmed: bool = False
     # the die body's mean CIE Lab colour as the model measured it (for calibration; not in JSON)
     body_colour_lab: tuple[float, float, float] | None = None
 
@@ -138,8 +145,10 @@ def decide(
     box: tuple[int, int, int, int],
     config: ReaderConfig = DEFAULT_READER,
     calibration: "Calibration | None" = None,
+    pip_value: int | None = None,
 ) -> Die:
-    """Turn one raw model output into a :class:`Die` (pure; see the module doc)."""
+    """Turn one raw model output into a :class:`Die` (pure; see the module doc). ``pip_value``
+    is the pip check's face for this die (``vision.pips``), None when not looked at or no face."""
     value_p = _probs(raw.value_probs, 6, "value")
     colour_p = _probs(raw.colour_probs, len(MODEL_COLOURS), "colour")
     if calibration is not None:
@@ -159,6 +168,11 @@ def decide(
                 vi, value_conf = ti, float(turned_p[ti] * (1.0 - value_p[vi]))
             else:
                 value_conf *= 1.0 - float(turned_p[ti])
+    confirmed = (config.pip_confirm_from is not None and pip_value is not None
+                 and pip_value >= config.pip_confirm_min and pip_value == vi + 1
+                 and value_conf >= config.pip_confirm_from)
+    if confirmed:
+        value_conf = 1.0 - (1.0 - value_conf) * config.pip_doubt_factor
     det = float(np.clip(raw.det_score, 0.0, 1.0))
     det_factor = min(1.0, det / config.det_confident_at) if config.det_confident_at > 0 else 1.0
     confidence = float(np.clip(value_conf * colour_p[ci] * det_factor, 0.0, 1.0))
@@ -172,6 +186,7 @@ def decide(
         value_confidence=value_conf,
         colour_confidence=float(colour_p[ci]),
         det_score=det,
+        pip_confirmed=confirmed,
         body_colour_lab=_lab(raw.body_colour_lab),
     )
 
@@ -244,7 +259,12 @@ class DiceReader:
             box = loaded.box_to_original((x, y, w, h))
             if box[2] <= 0 or box[3] <= 0:
                 continue  # entirely outside the image
-            candidates.append((decide(raw, box, self.config, self.calibration), (x, y, w, h)))
+            die = decide(raw, box, self.config, self.calibration)
+            if self._pip_check_wanted(die):
+                pips = count_pips(img, (x, y, w, h)).value
+                if pips is not None:
+                    die = decide(raw, box, self.config, self.calibration, pip_value=pips)
+            candidates.append((die, (x, y, w, h)))
         # a die read twice is one die: keep the more confident of heavily overlapping boxes
         candidates.sort(key=lambda c: -c[0].confidence)
         kept: list[tuple[Die, tuple[float, float, float, float]]] = []
@@ -258,6 +278,17 @@ class DiceReader:
                            if i != j and a.colour == b.colour and _iou(abox, bbox) >= limit}
             dice = [replace(d, unsure=True) if i in boxed_twice else d for i, d in enumerate(dice)]
         return _reading_order(dice)
+
+    def _pip_check_wanted(self, die: Die) -> bool:
+        """Only an unsure read that a confirmed value could make sure is worth a pip count."""
+        cfg = self.config
+        lo = cfg.pip_confirm_from
+        if lo is None or not die.unsure or die.value < cfg.pip_confirm_min or die.value_confidence < lo:
+            return False
+        det_factor = min(1.0, die.det_score / cfg.det_confident_at) if cfg.det_confident_at > 0 else 1.0
+        # a sure value cannot lift a read whose colour (or detection) alone is unsure; an
+        # "unknown" die stays unsure, but its value is still worth confirming (it is shown)
+        return die.colour == UNKNOWN_COLOUR or die.colour_confidence * det_factor >= cfg.unsure_below
 
     def read(self, source: ImageSource) -> ReadResult:
         """Read one image. Unreadable input -> ``ReadResult(error=reason)``; never raises for it."""
