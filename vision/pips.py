@@ -148,8 +148,12 @@ def count_pips(image_bgr: np.ndarray, box: Sequence[float], cfg: PipConfig = DEF
     s = int(round(side))
     if x0 < 0 or y0 < 0 or x0 + s > W or y0 + s > H:
         return PipCount(None)
-    crop = cv2.resize(image_bgr[y0:y0 + s, x0:x0 + s], (SIZE, SIZE),
-                      interpolation=cv2.INTER_AREA if s > SIZE else cv2.INTER_LINEAR)
+    region = image_bgr[y0:y0 + s, x0:x0 + s]
+    step = s // (4 * SIZE)
+    if step > 1:  # a die filling a big photo: thin it out first (a view, no copy), then average
+        region = region[::step, ::step]
+    crop = cv2.resize(region, (SIZE, SIZE),
+                      interpolation=cv2.INTER_AREA if region.shape[0] > SIZE else cv2.INTER_LINEAR)
     return count_crop(crop, cfg)
 
 

@@ -193,3 +193,12 @@ def test_the_bench_can_measure_without_the_pip_check(tmp_path, monkeypatch) -> N
         assert main(argv, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
         assert json.loads(out.getvalue())["pip_check"] is on
         assert (made[-1].pip_confirm_from is not None) is on
+
+
+def test_a_die_filling_a_big_photo_is_counted() -> None:
+    """A close-up: the box is thinned out before it is resized (bounded time, same answer)."""
+    img = np.full((3000, 3000, 3), 120, np.uint8)
+    cv2.rectangle(img, (500, 500), (2499, 2499), NOMINAL_BGR["yellow"], -1)
+    for px, py in PIPS[5]:
+        cv2.circle(img, (500 + int(px * 2000), 500 + int(py * 2000)), 120, (245, 245, 245), -1)
+    assert count_pips(img, (500, 500, 2000, 2000)).value == 5
