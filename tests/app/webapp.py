@@ -138,10 +138,15 @@ def type_into(page, locator, text: str, timeout_ms: int = 10000) -> None:
     field, and the text is then lost; typing after the focus moved is reliable.)
     """
     locator.click()
+    # wait for THIS field's editing element to take the focus: "some input is focused" is also
+    # true of the field typed into just before, for the frame or two Flutter takes to move the
+    # focus, and keys typed then are lost (a score pad field kept its 0 under load)
+    handle = locator.element_handle(timeout=timeout_ms)
     page.wait_for_function(
-        "() => { const a = document.activeElement;"
-        " return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA'); }",
-        timeout=timeout_ms)
+        "(e) => { const a = document.activeElement;"
+        " return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA')"
+        " && (a === e || e.contains(a)); }",
+        arg=handle, timeout=timeout_ms)
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
 
