@@ -100,8 +100,16 @@ class DiceEntry:
         self.read_ms = getattr(result, "ms", None)
         if not dice:
             return self._refuse(self.t("g.dice.none_found"))
+        left_out = 0
         if len(dice) > self.count:
-            return self._refuse(self.t("g.dice.photo_too_many", n=len(dice), name=self.seat_name, count=self.count))
+            # more reads than the seat's dice: when the reads of game colours fit, the rest are
+            # "unknown" reads (a white die, or table art such as a dotted cloth) and are left out
+            # (docs/app.md, "Dice by photo"); more game dice than the seat draws are another
+            # seat's dice as well: refused
+            game = [d for d in dice if d.colour in COLOURS]
+            if not game or len(game) > self.count:
+                return self._refuse(self.t("g.dice.photo_too_many", n=len(dice), name=self.seat_name, count=self.count))
+            left_out, dice = len(dice) - len(game), game
         per: dict[str, int] = {}
         for d in dice:
             if d.colour in COLOURS:
@@ -122,6 +130,8 @@ class DiceEntry:
             bits.append(self.t("g.dice.read_unsure", n=unsure))
         if missing:
             bits.append(self.t("g.dice.read_missing", n=missing))
+        if left_out:
+            bits.append(self.t("g.dice.read_left_out", n=left_out))
         self.message, self.message_is_error = " ".join(bits), False
         return True
 
