@@ -290,15 +290,13 @@ def _value_unsure(d: Any) -> bool:
     read be unsure on its value and detection alone?"""
     from vision.config import DEFAULT_READER as cfg
 
-    det = min(1.0, d.det_score / cfg.det_confident_at) if cfg.det_confident_at > 0 else 1.0
-    return d.value_confidence * det < cfg.unsure_below
+    return _value_confidence(d) < cfg.unsure_below
 
 
 def _value_confidence(d: Any) -> float:
-    from vision.config import DEFAULT_READER as cfg
+    from vision.reader import detection_factor
 
-    det = min(1.0, d.det_score / cfg.det_confident_at) if cfg.det_confident_at > 0 else 1.0
-    return d.value_confidence * det
+    return d.value_confidence * detection_factor(d.det_score)
 
 
 def _count_confidence(

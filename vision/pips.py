@@ -97,9 +97,9 @@ def _blobs(crop: np.ndarray, cfg: PipConfig = DEFAULT_PIPS) -> list[tuple[float,
     # pips lighter than the body (white on colour) or darker (black on white): the side with
     # the larger small-scale contrast is the pip side
     out: list[tuple[float, float, float]] = []
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cfg.kernel, cfg.kernel))
     for sign in (1.0, -1.0):
         diff = np.clip(sign * lightness * 0.8 + chroma * 0.6, 0, 255).astype(np.uint8)
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cfg.kernel, cfg.kernel))
         tophat = cv2.morphologyEx(diff, cv2.MORPH_TOPHAT, kernel)
         mask = ((tophat > cfg.min_contrast) & _DIE).astype(np.uint8)
         n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)

@@ -49,7 +49,7 @@ from vision.pips import count_pips
 if TYPE_CHECKING:  # pragma: no cover
     from vision.calibration import Calibration
 
-__all__ = ["Die", "DiceReader", "ReadResult", "decide", "RawDieLike", "DiceModelLike"]
+__all__ = ["Die", "DiceReader", "ReadResult", "decide", "detection_factor", "RawDieLike", "DiceModelLike"]
 
 
 class RawDieLike(Protocol):
@@ -140,6 +140,11 @@ def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def detection_factor(det_score: float, config: ReaderConfig = DEFAULT_READER) -> float:
+    """The detection's share of a read's confidence: min(1, det_score / det_confident_at)."""
+    return min(1.0, det_score / config.det_confident_at) if config.det_confident_at > 0 else 1.0
+
+
 def decide(
     raw: RawDieLike,
     box: tuple[int, int, int, int],
@@ -174,8 +179,7 @@ def decide(
     if confirmed:
         value_conf = 1.0 - (1.0 - value_conf) * config.pip_doubt_factor
     det = float(np.clip(raw.det_score, 0.0, 1.0))
-    det_factor = min(1.0, det / config.det_confident_at) if config.det_confident_at > 0 else 1.0
-    confidence = float(np.clip(value_conf * colour_p[ci] * det_factor, 0.0, 1.0))
+    confidence = float(np.clip(value_conf * colour_p[ci] * detection_factor(det, config), 0.0, 1.0))
     unsure = confidence < config.unsure_below or colour == UNKNOWN_COLOUR
     return Die(
         colour=colour,
@@ -285,10 +289,10 @@ class DiceReader:
         lo = cfg.pip_confirm_from
         if lo is None or not die.unsure or die.value < cfg.pip_confirm_min or die.value_confidence < lo:
             return False
-        det_factor = min(1.0, die.det_score / cfg.det_confident_at) if cfg.det_confident_at > 0 else 1.0
         # a sure value cannot lift a read whose colour (or detection) alone is unsure; an
         # "unknown" die stays unsure, but its value is still worth confirming (it is shown)
-        return die.colour == UNKNOWN_COLOUR or die.colour_confidence * det_factor >= cfg.unsure_below
+        return (die.colour == UNKNOWN_COLOUR
+                or die.colour_confidence * detection_factor(die.det_score, cfg) >= cfg.unsure_below)
 
     def read(self, source: ImageSource) -> ReadResult:
         """Read one image. Unreadable input -> ``ReadResult(error=reason)``; never raises for it."""
