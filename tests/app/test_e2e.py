@@ -14,11 +14,7 @@ import pytest
 
 import webapp  # tests/app/webapp.py (pytest puts this folder on sys.path: rootdir-relative import)
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(webapp.missing_requirements() is not None,
-                       reason=str(webapp.missing_requirements())),
-]
+pytestmark = webapp.e2e_marks()
 
 ARTIFACTS = webapp.REPO / "test-artifacts" / "app"
 

@@ -30,10 +30,7 @@ import webapp  # tests/app/webapp.py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "game"))
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(webapp.missing_requirements() is not None, reason=str(webapp.missing_requirements())),
-]
+pytestmark = webapp.e2e_marks()
 
 ARTIFACTS = webapp.REPO / "test-artifacts" / "app-board"
 TIMEOUT_MS = 30000

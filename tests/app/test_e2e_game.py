@@ -27,11 +27,7 @@ from pathlib import Path
 import pytest
 import webapp  # tests/app/webapp.py, the shell's harness
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(webapp.missing_requirements() is not None,
-                       reason=str(webapp.missing_requirements())),
-]
+pytestmark = webapp.e2e_marks()
 
 ARTIFACTS = webapp.REPO / "test-artifacts" / "app-game"
 SAMPLES = webapp.REPO / "samples" / "dice"

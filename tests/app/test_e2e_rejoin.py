@@ -32,15 +32,11 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
 import webapp  # tests/app/webapp.py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "game"))
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(webapp.missing_requirements() is not None, reason=str(webapp.missing_requirements())),
-]
+pytestmark = webapp.e2e_marks()
 
 ARTIFACTS = webapp.REPO / "test-artifacts" / "app-rejoin"
 TIMEOUT_MS = 45000
@@ -167,6 +163,17 @@ SLOT = "Slot {slot} of 6: tap the expert turned face up."
 STALE = "Another phone changed the game first: nothing of your tap was applied."
 
 
+def stale_tap_applied_nothing(b, data: Path, gid: str, game1, actions1, shot: str) -> None:
+    """B's tap got the stale message, B then shows the game as it is (A's change), and nothing
+    of B's tap reached the log on disk."""
+    b.wait(lambda: b.shows(STALE), "B's stale message")
+    b.shot(shot)
+    b.wait(lambda: b.shows(SLOT.format(slot=2)) and b.log_count() == game1[0], "B showing the game as it is")
+    game2, actions2 = on_disk(data, gid)
+    assert [x.to_json() for x in actions2] == [x.to_json() for x in actions1]  # nothing of B's tap
+    assert game2 == game1
+
+
 def test_a_stale_tap_is_refused_and_leaves_the_log_alone(tmp_path):
     from companion.app.game.views import HOLD_REMOTE_REDRAW_ENV
 
@@ -188,12 +195,7 @@ def test_a_stale_tap_is_refused_and_leaves_the_log_alone(tmp_path):
         # B still shows slot 1 (its redraw is held back): its tap on another expert is stale
         assert b.shows(SLOT.format(slot=1)) and b.log_count() == game0[0]
         webapp.shown(b.page, other).click()
-        b.wait(lambda: b.shows(STALE), "B's stale message")
-        b.shot("b-stale")
-        b.wait(lambda: b.shows(SLOT.format(slot=2)) and b.log_count() == game1[0], "B showing the game as it is")
-        game2, actions2 = on_disk(data, gid)
-        assert [x.to_json() for x in actions2] == [x.to_json() for x in actions1]  # nothing of B's tap
-        assert game2 == game1
+        stale_tap_applied_nothing(b, data, gid, game1, actions1, "b-stale")
         # the held redraw lands later and changes nothing; A shows the same log
         a.wait(lambda: a.log_count() == game1[0], "A's log")
         b.page.wait_for_timeout(int(HOLD_S * 1000) + 500)
@@ -264,12 +266,7 @@ def test_a_tap_on_a_control_the_server_already_replaced_gets_the_stale_message(t
         b.wait(lambda: len(held.queue) > sent, "the server's answer to B's tap")
         b.page.wait_for_timeout(1000)
         held.release()
-        b.wait(lambda: b.shows(STALE), "B's stale message")
-        b.shot("b-vanished-stale")
-        b.wait(lambda: b.shows(SLOT.format(slot=2)) and b.log_count() == game1[0], "B showing the game as it is")
-        game2, actions2 = on_disk(data, gid)
-        assert [x.to_json() for x in actions2] == [x.to_json() for x in actions1]  # nothing of B's tap
-        assert game2 == game1
+        stale_tap_applied_nothing(b, data, gid, game1, actions1, "b-vanished-stale")
         a.wait(lambda: a.log_count() == game1[0] and not a.shows(STALE), "A's log, without the message")
 
 

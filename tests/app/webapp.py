@@ -38,6 +38,15 @@ def missing_requirements() -> str | None:
     return None
 
 
+def e2e_marks() -> list:
+    """``pytestmark`` of every browser test module: marked ``e2e``, skipped with the reason
+    where the browser cannot run."""
+    import pytest
+
+    why = missing_requirements()
+    return [pytest.mark.e2e, pytest.mark.skipif(why is not None, reason=str(why))]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
