@@ -104,5 +104,7 @@ def test_nadir_check_doubts_a_side_face_read_as_the_top():
         die = max(dice, key=lambda d: _iou(d.box, truth.box))
         assert _iou(die.box, truth.box) > 0.5
         reads[check] = die
-    assert reads[None].value == 3 and not reads[None].unsure     # the bug, without the check
-    assert reads[default].unsure                                 # with it (the default)
+    # without the check the model reads the side face (v9-v13: a sure 3; v14: a 3 at 0.93,
+    # unsure already); with it (the default) the read is unsure and doubted below that
+    assert reads[None].value == 3
+    assert reads[default].unsure and reads[default].confidence < reads[None].confidence
