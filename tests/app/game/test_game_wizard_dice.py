@@ -9,6 +9,7 @@ from companion.app.game.texts import GameText, load_game_table
 from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, setup_steps
 from companion.engine import replay
 from companion.store import GameStore
+from game_play import FakeDie, FakeRead
 
 T = GameText()
 
@@ -81,19 +82,11 @@ def test_game_string_tables_hold_the_same_keys():
             assert names == {f[1] for f in string.Formatter().parse(other[k]) if f[1]}, (lang, k)
 
 
-def _read(*dice, error=None):
-    """A reader result as the app receives it (vision.reader.ReadResult's fields)."""
-    from types import SimpleNamespace
-
-    return SimpleNamespace(error=error, ms=12.0, dice=tuple(
-        SimpleNamespace(colour=c, value=v, unsure=u, confidence=0.99 if not u else 0.5) for c, v, u in dice))
-
-
 def test_a_photo_with_more_reads_than_dice_keeps_the_game_dice_when_they_fit():
     bag = {"red": 4, "yellow": 4, "purple": 4, "blue": 4, "green": 4}
     e = DiceEntry("Ana", 4, bag, T)
-    art = [("unknown", 5, True)] * 50   # a dotted cloth read as white dice
-    assert e.load_read(_read(("red", 3, False), ("blue", 6, False), ("green", 1, False), *art))
+    art = [FakeDie("unknown", 5, unsure=True, confidence=0.5)] * 50   # a dotted cloth read as white dice
+    assert e.load_read(FakeRead([FakeDie("red", 3), FakeDie("blue", 6), FakeDie("green", 1), *art]))
     assert [(c.colour, c.value) for c in e.chips] == [("red", 3), ("blue", 6), ("green", 1)]
     assert not e.message_is_error and "50 reads that are not game dice" in e.message and "1 missing" in e.message
     assert "4 entered" not in (e.problem() or "") and "3 entered" in e.problem()
@@ -103,9 +96,10 @@ def test_a_photo_with_too_many_game_dice_is_still_refused_and_changes_nothing():
     bag = {"red": 4, "yellow": 4, "purple": 4, "blue": 4, "green": 4}
     e = DiceEntry("Ana", 4, bag, T)
     assert e.add("red", 2)
-    five = [("red", 1, False), ("yellow", 2, False), ("purple", 3, False), ("blue", 4, False), ("green", 5, False)]
-    assert not e.load_read(_read(*five, ("unknown", 6, True)))
+    five = [FakeDie(c, v) for c, v in (("red", 1), ("yellow", 2), ("purple", 3), ("blue", 4), ("green", 5))]
+    unknown = FakeDie("unknown", 6, unsure=True, confidence=0.5)
+    assert not e.load_read(FakeRead([*five, unknown]))
     assert e.message_is_error and "photograph only this seat's dice" in e.message
     assert [(c.colour, c.value) for c in e.chips] == [("red", 2)]
-    assert not e.load_read(_read(*[("unknown", 6, True)] * 5))   # nothing but unknown reads
+    assert not e.load_read(FakeRead([unknown] * 5))   # nothing but unknown reads
     assert e.message_is_error and [(c.colour, c.value) for c in e.chips] == [("red", 2)]
