@@ -84,9 +84,9 @@ def test_hard_crops_label_the_shipped_models_candidates(tmp_path):
 
 def test_nadir_check_doubts_a_side_face_read_as_the_top():
     """Tuning scene 919191/543: a camera looking almost straight down; the green 5 near the
-    bottom edge shows a side face (3) above its top face. Both upright views read a sure 3; the
-    crop turned 180 degrees reads 5, so the read must not be sure (v9 without the check: a sure
-    3 at 0.957)."""
+    bottom edge shows a side face (3) above its top face. Both upright views read 3; the crop
+    turned 180 degrees reads 5, so the read must not be sure (without the check: v9 a sure 3 at
+    0.957, v14 a 3 at 0.934)."""
     from dataclasses import replace
 
     from vision.reader import DiceReader
@@ -104,7 +104,7 @@ def test_nadir_check_doubts_a_side_face_read_as_the_top():
         die = max(dice, key=lambda d: _iou(d.box, truth.box))
         assert _iou(die.box, truth.box) > 0.5
         reads[check] = die
-    # without the check the model reads the side face (v9-v13: a sure 3; v14: a 3 at 0.93,
-    # unsure already); with it (the default) the read is unsure and doubted below that
+    # without the check the model reads the side face (v9-v13 sure of it, v14 already unsure);
+    # with it (the default) the read is unsure and doubted below that
     assert reads[None].value == 3
     assert reads[default].unsure and reads[default].confidence < reads[None].confidence
