@@ -1,0 +1,58 @@
+"""Writing a domain directory (docs/vision-pbr.md, "Output"), shared by the CLIs of the two
+benchmark renderers (``python -m vision.pbr``, ``python -m vision.mts``).  No drawing code: each
+renderer passes a function that renders one scene."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+
+def add_render_arguments(parser: argparse.ArgumentParser, hard_help: str) -> None:
+    """The options every renderer's ``render`` command has."""
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--size", default="640x480", choices=["640x480", "1280x960", "mixed"])
+    parser.add_argument("--hard", action="store_true", help=hard_help)
+
+
+def render_main(argv: list[str] | None, prog: str, description: str, hard_help: str,
+                add_options: Callable[[argparse.ArgumentParser], None],
+                render: Callable[[argparse.Namespace], int]) -> int:
+    """A renderer's CLI: ``PROG render`` with the common options, ``add_options``' own, then
+    ``render(args)``."""
+    ap = argparse.ArgumentParser(prog=prog, description=description)
+    sub = ap.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("render", help="render a domain directory of dice scenes")
+    add_render_arguments(r, hard_help)
+    add_options(r)
+    return render(ap.parse_args(argv))
+
+
+def render_domain(out: Path, domain: dict[str, Any], indices: Iterable[int],
+                  render_one: Callable[[int, Path], tuple[dict[str, Any], str]]) -> int:
+    """Write ``out/domain.json`` first, then per scene index ``NNNNN.jpg`` (by ``render_one(index,
+    jpg_path) -> (record, log line)``) and, after it, ``NNNNN.json`` (the record, atomically).
+    Scenes whose ``.json`` exists are skipped, so a stopped run resumes.  Returns how many were
+    rendered."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "domain.json").write_text(json.dumps(domain, indent=1) + "\n")
+    done = 0
+    for index in indices:
+        stem = f"{index:05d}"
+        if (out / f"{stem}.json").exists():
+            continue
+        t0, c0 = time.perf_counter(), time.process_time()
+        record, line = render_one(index, out / f"{stem}.jpg")
+        tmp = out / f"{stem}.json.tmp"
+        tmp.write_text(json.dumps(record, indent=1) + "\n")
+        tmp.replace(out / f"{stem}.json")
+        done += 1
+        print(f"{stem} {line} {time.perf_counter() - t0:.1f} s (cpu {time.process_time() - c0:.1f} s)", flush=True)
+    print(f"done: {done} rendered into {out}", flush=True)
+    return done
