@@ -60,27 +60,20 @@ def rotation_z(a: float) -> np.ndarray:
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-def rotation_between(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """The smallest rotation taking unit vector ``u`` to unit vector ``v``."""
-    u = np.asarray(u, np.float64) / np.linalg.norm(u)
-    v = np.asarray(v, np.float64) / np.linalg.norm(v)
-    c = float(u @ v)
-    if c > 1 - 1e-12:
-        return np.eye(3)
-    if c < -1 + 1e-12:  # half turn about any axis normal to u
-        axis = np.cross(u, [1.0, 0.0, 0.0])
-        if np.linalg.norm(axis) < 1e-6:
-            axis = np.cross(u, [0.0, 1.0, 0.0])
-        axis /= np.linalg.norm(axis)
-        return 2.0 * np.outer(axis, axis) - np.eye(3)
-    w = np.cross(u, v)
-    k = np.array([[0, -w[2], w[1]], [w[2], 0, -w[0]], [-w[1], w[0], 0]])
-    return np.eye(3) + k + k @ k / (1 + c)
+# the turn (about a horizontal axis) that puts face v up: a quarter turn, a half turn for 6
+UP_TURN: dict[int, np.ndarray] = {v: np.array(m, np.float64) for v, m in {
+    1: ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    2: ((0, 0, -1), (0, 1, 0), (1, 0, 0)),
+    3: ((1, 0, 0), (0, 0, -1), (0, 1, 0)),
+    4: ((1, 0, 0), (0, 0, 1), (0, -1, 0)),
+    5: ((0, 0, 1), (0, 1, 0), (-1, 0, 0)),
+    6: ((-1, 0, 0), (0, 1, 0), (0, 0, -1)),
+}.items()}
 
 
 def die_orientation(top: int, yaw: float) -> np.ndarray:
     """Rotation (local -> world) putting face ``top`` up, then turned by ``yaw`` about z."""
-    return rotation_z(yaw) @ rotation_between(np.asarray(FACE_NORMAL[top], np.float64), np.array([0.0, 0.0, 1.0]))
+    return rotation_z(yaw) @ UP_TURN[top]
 
 
 def top_face(rotation: np.ndarray) -> int:
@@ -288,12 +281,18 @@ def look_at(origin, target, up=(0.0, 0.0, 1.0)) -> dict[str, np.ndarray]:
     return {"origin": o, "left": left, "up": np.cross(f, left), "forward": f}
 
 
+def focal_px(width: int, fov_x: float) -> float:
+    """The focal length in pixels of a camera ``width`` pixels wide with horizontal field of view
+    ``fov_x`` (degrees)."""
+    return (width / 2) / math.tan(math.radians(fov_x) / 2)
+
+
 def project(points: np.ndarray, cam: dict[str, np.ndarray], width: int, height: int, fov_x: float) -> np.ndarray:
     """World points (N,3) to pixels (N,2): x right, y down, origin at the top-left corner;
     ``fov_x`` the horizontal field of view in degrees.  Points behind the camera give NaN."""
     d = np.asarray(points, np.float64).reshape(-1, 3) - cam["origin"]
     xc, yc, zc = d @ cam["left"], d @ cam["up"], d @ cam["forward"]
-    f = (width / 2) / math.tan(math.radians(fov_x) / 2)
+    f = focal_px(width, fov_x)
     with np.errstate(divide="ignore", invalid="ignore"):
         zc = np.where(zc > 1e-9, zc, np.nan)
         return np.stack([width / 2 - f * xc / zc, height / 2 - f * yc / zc], axis=1)
@@ -302,7 +301,7 @@ def project(points: np.ndarray, cam: dict[str, np.ndarray], width: int, height: 
 def pixel_ray_to_table(px: float, py: float, cam: dict[str, np.ndarray], width: int, height: int,
                        fov_x: float) -> np.ndarray | None:
     """Where the ray through pixel (px, py) meets the table (z = 0), or None (it does not)."""
-    f = (width / 2) / math.tan(math.radians(fov_x) / 2)
+    f = focal_px(width, fov_x)
     d = (-(px - width / 2) / f) * cam["left"] + (-(py - height / 2) / f) * cam["up"] + cam["forward"]
     if d[2] >= -1e-9:
         return None
@@ -430,7 +429,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     pitch = rng.uniform(40, 65) if hard else (rng.uniform(0, 15) if rng.random() < 0.35 else rng.uniform(10, 45))
     side = rng.uniform(0.014, 0.02)
     die_px = rng.uniform(30, 95) * (width / 640) * (rng.uniform(0.55, 1.0) if width > 640 else 1.0)
-    f = (width / 2) / math.tan(math.radians(fov) / 2)
+    f = focal_px(width, fov)
     dist = f * side / die_px
     az = rng.uniform(0, 2 * np.pi)
     pr = math.radians(pitch)

@@ -64,6 +64,12 @@ def _rgb(srgb: Any) -> dict[str, Any]:
     return {"type": "rgb", "value": g.srgb_to_linear(np.asarray(srgb)).tolist()}
 
 
+def _aimed_at_origin(pos: np.ndarray) -> "mi.ScalarTransform4f":
+    """A frame at ``pos`` whose +z looks at the table centre (the origin)."""
+    up = [0, 0, 1] if abs(pos[2] / np.linalg.norm(pos)) < 0.99 else [1, 0, 0]
+    return mi.ScalarTransform4f().look_at(origin=pos.tolist(), target=[0, 0, 0], up=up)
+
+
 def _light(light: dict[str, Any]) -> dict[str, Any]:
     """A light whose power gives the table centre (the origin) about ``irradiance``."""
     pos = np.asarray(light["position"], np.float64)
@@ -80,12 +86,11 @@ def _light(light: dict[str, Any]) -> dict[str, Any]:
     if kind == "rect":
         half = light["size"] / 2
         radiance = e * d * d / (4 * half * half)
-        to_world = mi.ScalarTransform4f().look_at(origin=pos.tolist(), target=[0, 0, 0], up=[0, 0, 1] if abs(pos[2] / d) < 0.99 else [1, 0, 0])
-        return {"type": "rectangle", "to_world": to_world @ mi.ScalarTransform4f().scale([half, half, 1.0]),
+        return {"type": "rectangle", "to_world": _aimed_at_origin(pos) @ mi.ScalarTransform4f().scale([half, half, 1.0]),
                 "emitter": {"type": "area", "radiance": {"type": "rgb", "value": (rgb * radiance).tolist()}}}
     intensity = e * d * d
     if kind == "spot":
-        return {"type": "spot", "to_world": mi.ScalarTransform4f().look_at(origin=pos.tolist(), target=[0, 0, 0], up=[0, 0, 1] if abs(pos[2] / d) < 0.99 else [1, 0, 0]),
+        return {"type": "spot", "to_world": _aimed_at_origin(pos),
                 "cutoff_angle": float(light["spot_deg"]), "beam_width": float(light["spot_deg"]) * 0.7,
                 "intensity": {"type": "rgb", "value": (rgb * intensity).tolist()}}
     return {"type": "point", "position": pos.tolist(), "intensity": {"type": "rgb", "value": (rgb * intensity).tolist()}}
