@@ -140,24 +140,56 @@ def settle(page, ms: int = 600) -> None:
     page.wait_for_timeout(ms)
 
 
-def type_into(page, locator, text: str, timeout_ms: int = 10000) -> None:
+def type_into(page, locator, text: str, timeout_ms: int = 10000, attempts: int = 3,
+              settle_ms: int = 400) -> None:
     """Replace the text of a Flutter text field like a user: tap it, select all, type.
 
     (``locator.fill`` can run before Flutter has attached its editing element to the focused
     field, and the text is then lost; typing after the focus moved is reliable.)
+
+    Flutter takes a field's keys only once its framework has attached text editing to the
+    field's element, a round trip after that element took the focus; keys typed before are
+    dropped, and the field shows its old text again when editing attaches (seen under load: a
+    name and a score both lost in one run, the fields still "Player 2" and "0"). The engine sets
+    the element's ``autocorrect`` attribute in the same step, so a field focused for the first
+    time is typed into once that attribute has changed; and the typed text must still be there
+    ``settle_ms`` later, or it is typed again, as a person would who sees the field unchanged.
     """
-    locator.click()
-    # wait for THIS field's editing element to take the focus: "some input is focused" is also
-    # true of the field typed into just before, for the frame or two Flutter takes to move the
-    # focus, and keys typed then are lost (a score pad field kept its 0 under load)
-    handle = locator.element_handle(timeout=timeout_ms)
-    page.wait_for_function(
-        "(e) => { const a = document.activeElement;"
-        " return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA')"
-        " && (a === e || e.contains(a)); }",
-        arg=handle, timeout=timeout_ms)
-    page.keyboard.press("Control+A")
-    page.keyboard.type(text)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    shown_value = None
+    for _ in range(attempts):
+        before = locator.evaluate(_EDITING_JS + "return i ? i.getAttribute('autocorrect') : null; }",
+                                  timeout=timeout_ms)
+        locator.click()
+        # wait for THIS field's editing element to take the focus: "some input is focused" is
+        # also true of the field typed into just before, for the frame or two Flutter takes to
+        # move the focus, and keys typed then are lost (a score pad field kept its 0 under load)
+        handle = locator.element_handle(timeout=timeout_ms)  # after the tap, which may redraw it
+        page.wait_for_function(
+            "(e) => { const a = document.activeElement;"
+            " return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA')"
+            " && (a === e || e.contains(a)); }",
+            arg=handle, timeout=timeout_ms)
+        if before == "off":  # first focus: wait for editing to attach (not every field autocorrects)
+            try:
+                page.wait_for_function(
+                    _EDITING_JS + "return !i || i.getAttribute('autocorrect') !== 'off'; }",
+                    arg=handle, timeout=min(timeout_ms, 3000))
+            except PlaywrightTimeout:  # typed anyway, and checked below
+                pass
+        page.keyboard.press("Control+A")
+        page.keyboard.type(text)
+        page.wait_for_timeout(settle_ms)
+        shown_value = handle.evaluate(_EDITING_JS + "return i ? i.value : null; }")
+        if shown_value == text:
+            return
+    raise AssertionError(f"the field shows {shown_value!r} after typing {text!r} {attempts} times")
+
+
+# the start of a JS function of a field's semantics element that finds its editing element ``i``
+_EDITING_JS = ("(e) => { const i = (e.tagName === 'INPUT' || e.tagName === 'TEXTAREA') ? e"
+               " : e.querySelector('input, textarea'); ")
 
 
 def shown(page, text):
