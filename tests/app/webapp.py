@@ -154,6 +154,8 @@ def type_into(page, locator, text: str, timeout_ms: int = 10000, attempts: int =
     the element's ``autocorrect`` attribute in the same step, so a field focused for the first
     time is typed into once that attribute has changed; and the typed text must still be there
     ``settle_ms`` later, or it is typed again, as a person would who sees the field unchanged.
+    A field that Flutter focused before its semantics were on (an autofocused field after a
+    reload) is edited through Flutter's own hidden input laid over it, which then has the focus.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -166,12 +168,9 @@ def type_into(page, locator, text: str, timeout_ms: int = 10000, attempts: int =
         # also true of the field typed into just before, for the frame or two Flutter takes to
         # move the focus, and keys typed then are lost (a score pad field kept its 0 under load)
         handle = locator.element_handle(timeout=timeout_ms)  # after the tap, which may redraw it
-        page.wait_for_function(
-            "(e) => { const a = document.activeElement;"
-            " return !!a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA')"
-            " && (a === e || e.contains(a)); }",
-            arg=handle, timeout=timeout_ms)
-        if before == "off":  # first focus: wait for editing to attach (not every field autocorrects)
+        editing = page.wait_for_function(_FOCUSED_JS, arg=handle, timeout=timeout_ms).json_value()
+        if editing == "semantics" and before == "off":
+            # first focus: wait for editing to attach (not every field autocorrects)
             try:
                 page.wait_for_function(
                     _EDITING_JS + "return !i || i.getAttribute('autocorrect') !== 'off'; }",
@@ -181,7 +180,8 @@ def type_into(page, locator, text: str, timeout_ms: int = 10000, attempts: int =
         page.keyboard.press("Control+A")
         page.keyboard.type(text)
         page.wait_for_timeout(settle_ms)
-        shown_value = handle.evaluate(_EDITING_JS + "return i ? i.value : null; }")
+        shown_value = (handle.evaluate(_EDITING_JS + "return i ? i.value : null; }") if editing == "semantics"
+                       else page.evaluate("() => document.activeElement.value"))
         if shown_value == text:
             return
     raise AssertionError(f"the field shows {shown_value!r} after typing {text!r} {attempts} times")
@@ -190,6 +190,19 @@ def type_into(page, locator, text: str, timeout_ms: int = 10000, attempts: int =
 # the start of a JS function of a field's semantics element that finds its editing element ``i``
 _EDITING_JS = ("(e) => { const i = (e.tagName === 'INPUT' || e.tagName === 'TEXTAREA') ? e"
                " : e.querySelector('input, textarea'); ")
+# Which element edits the field ``e`` now: "semantics" (its own semantics input has the focus),
+# "hidden" (Flutter's own hidden editing input over the field has it: a field focused before the
+# semantics tree was switched on, e.g. an autofocused one after a reload, keeps that input), or
+# false (neither yet).
+_FOCUSED_JS = """(e) => {
+    const a = document.activeElement;
+    if (!a || (a.tagName !== 'INPUT' && a.tagName !== 'TEXTAREA')) return false;
+    if (a === e || e.contains(a)) return 'semantics';
+    if (!a.classList.contains('flt-text-editing')) return false;
+    const r = a.getBoundingClientRect(), f = e.getBoundingClientRect();
+    const cx = r.x + r.width / 2, cy = r.y + r.height / 2;
+    return cx >= f.left && cx <= f.right && cy >= f.top && cy <= f.bottom ? 'hidden' : false;
+}"""
 
 
 def shown(page, text):
