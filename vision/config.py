@@ -74,7 +74,8 @@ class ReaderConfig:
     # on its tuning set (seed 515151) 1 sure-and-wrong read against 6 at 0.90 (docs/vision.md).
     # Model v10: calibrated on Blender scenes it never trained on (pbr-tune-515151): 0.92 is the
     # first value under 1 % sure-and-wrong there (0.93 %), one step of margin gives 0.95 (0.78 %).
-    # Models v11-v14 (trained on other Blender scenes) keep v10's threshold (models/README.md, v11).
+    # Models v11-v14 (trained on other Blender scenes) keep v10's threshold (models/README.md, v11);
+    # v15 (also Mitsuba) keeps it: no renderer it never saw is left to calibrate on (models/README.md, v15).
     unsure_below: float = 0.95
     # Detector scores at or above this count as "certainly a die"; below it the confidence is
     # scaled down in proportion (dropping weak detections is the model's job, ModelConfig).
