@@ -110,6 +110,8 @@ def test_scenes_are_reproducible_and_dice_do_not_overlap() -> None:
     a, b = g.sample_scene(11, 4, hard=True), g.sample_scene(11, 4, hard=True)
     assert a == b
     assert g.sample_scene(11, 5) != g.sample_scene(11, 4)
+    square = g.sample_scene(11, 4, size="640x640")   # the square of many phone photos
+    assert (square["width"], square["height"]) == (640, 640)
     tops = Counter()
     for i in range(60):
         s = g.sample_scene(3, i, hard=i % 2 == 0, size="mixed")

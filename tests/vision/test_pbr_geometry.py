@@ -177,6 +177,11 @@ def test_scene_sampling_is_determined_by_seed_and_index() -> None:
     assert json.dumps(big["dice"]) == json.dumps(a["dice"])
     mixed = {g.sample_scene(7, i, size="mixed")["size"] for i in range(20)}
     assert mixed == {"640x480", "1280x960"}
+    square = g.sample_scene(7, 3, size="640x640")   # the square of many phone photos
+    assert (square["width"], square["height"]) == (640, 640)
+    assert json.dumps(square["dice"]) == json.dumps(a["dice"])
+    with pytest.raises(ValueError, match="640x640"):
+        g.sample_scene(7, 3, size="800x600")
 
 
 def test_sampled_scenes_are_plausible() -> None:

@@ -46,7 +46,7 @@ PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
 
 PIP_STYLES = ("painted", "engraved", "rim")
 TABLE_KINDS = ("wood", "cloth", "plain", "board")
-SIZES = {"640x480": (640, 480), "1280x960": (1280, 960)}
+SIZES = {"640x480": (640, 480), "1280x960": (1280, 960), "640x640": (640, 640)}
 
 
 # ----------------------------------------------------------------------------- die faces
@@ -664,14 +664,15 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     """Every random choice of scene ``index`` of ``seed``, as a JSON-able dictionary.
 
     The scene depends only on (seed, index, hard); ``size`` picks the image size ("640x480",
-    "1280x960" or "mixed": drawn per scene) and does not change anything else.
+    "1280x960", "640x640" or "mixed": 640x480 or 1280x960 drawn per scene) and does not change
+    anything else (the field of view spans the width, so a square image sees more of the table).
     """
     rng = np.random.default_rng([int(seed), int(index)])
     size_draw = rng.random()
     if size == "mixed":
         size = "640x480" if size_draw < 0.5 else "1280x960"
     if size not in SIZES:
-        raise ValueError(f"size is 640x480, 1280x960 or mixed, not {size!r}")
+        raise ValueError(f"size is 640x480, 1280x960, 640x640 or mixed, not {size!r}")
     width, height = SIZES[size]
 
     # ---- dice
