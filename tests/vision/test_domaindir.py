@@ -38,6 +38,7 @@ def test_render_arguments() -> None:
     a = ap.parse_args(["--seed", "7", "--count", "2", "--out", "x", "--hard"])
     assert (a.seed, a.count, a.start, a.out, a.size, a.hard) == (7, 2, 0, "x", "640x480", True)
     assert ap.parse_args(["--seed", "7", "--count", "2", "--out", "x", "--size", "640x640"]).size == "640x640"
+    assert ap.parse_args(["--seed", "7", "--count", "2", "--out", "x", "--size", "480x640"]).size == "480x640"
 
 
 def test_render_main_parses_common_and_own_options() -> None:

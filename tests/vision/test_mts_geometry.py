@@ -112,6 +112,8 @@ def test_scenes_are_reproducible_and_dice_do_not_overlap() -> None:
     assert g.sample_scene(11, 5) != g.sample_scene(11, 4)
     square = g.sample_scene(11, 4, size="640x640")   # the square of many phone photos
     assert (square["width"], square["height"]) == (640, 640)
+    portrait = g.sample_scene(11, 4, size="480x640")   # a phone held upright
+    assert (portrait["width"], portrait["height"]) == (480, 640)
     tops = Counter()
     for i in range(60):
         s = g.sample_scene(3, i, hard=i % 2 == 0, size="mixed")

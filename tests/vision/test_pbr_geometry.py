@@ -180,6 +180,9 @@ def test_scene_sampling_is_determined_by_seed_and_index() -> None:
     square = g.sample_scene(7, 3, size="640x640")   # the square of many phone photos
     assert (square["width"], square["height"]) == (640, 640)
     assert json.dumps(square["dice"]) == json.dumps(a["dice"])
+    portrait = g.sample_scene(7, 3, size="480x640")   # a phone held upright
+    assert (portrait["width"], portrait["height"]) == (480, 640)
+    assert json.dumps(portrait["dice"]) == json.dumps(a["dice"])
     with pytest.raises(ValueError, match="640x640"):
         g.sample_scene(7, 3, size="800x600")
 

@@ -1,7 +1,7 @@
 """CLI of the Mitsuba dice renderer (run it with the Python of the environment that has ``mitsuba``).
 
     python -m vision.mts render --seed S --count N [--start K] --out DIR
-                                [--size 640x480|1280x960|640x640|mixed] [--hard] [--spp 32] [--threads 1]
+                                [--size 640x480|1280x960|640x640|480x640|mixed] [--hard] [--spp 32] [--threads 1]
 
 Writes ``DIR/domain.json`` first, then ``DIR/NNNNN.jpg`` and, after it, ``DIR/NNNNN.json`` per scene
 (NNNNN = the scene index), the domain-directory format of docs/vision-pbr.md.  Scenes whose .json

@@ -428,7 +428,8 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     fov = rng.uniform(40, 70)
     pitch = rng.uniform(40, 65) if hard else (rng.uniform(0, 15) if rng.random() < 0.35 else rng.uniform(10, 45))
     side = rng.uniform(0.014, 0.02)
-    die_px = rng.uniform(30, 95) * (width / 640) * (rng.uniform(0.55, 1.0) if width > 640 else 1.0)
+    long_side = max(width, height)   # a portrait photo shows its dice as large as the landscape one
+    die_px = rng.uniform(30, 95) * (long_side / 640) * (rng.uniform(0.55, 1.0) if long_side > 640 else 1.0)
     f = focal_px(width, fov)
     dist = f * side / die_px
     az = rng.uniform(0, 2 * np.pi)

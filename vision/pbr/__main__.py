@@ -1,7 +1,7 @@
 """CLI of the Blender dice renderer (run it with the bpy virtual environment's Python).
 
     python -m vision.pbr render --seed S --count N [--start K] --out DIR
-                                [--size 640x480|1280x960|640x640|mixed] [--hard] [--samples 8] [--threads 1]
+                                [--size 640x480|1280x960|640x640|480x640|mixed] [--hard] [--samples 8] [--threads 1]
 
 Writes ``DIR/domain.json`` first, then ``DIR/NNNNN.jpg`` and, after it, ``DIR/NNNNN.json`` per scene
 (NNNNN = the scene index).  Scenes whose .json exists are skipped, so a stopped run resumes.

@@ -46,7 +46,7 @@ PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
 
 PIP_STYLES = ("painted", "engraved", "rim")
 TABLE_KINDS = ("wood", "cloth", "plain", "board")
-SIZES = {"640x480": (640, 480), "1280x960": (1280, 960), "640x640": (640, 640)}
+SIZES = {"640x480": (640, 480), "1280x960": (1280, 960), "640x640": (640, 640), "480x640": (480, 640)}
 
 
 # ----------------------------------------------------------------------------- die faces
@@ -664,7 +664,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     """Every random choice of scene ``index`` of ``seed``, as a JSON-able dictionary.
 
     The scene depends only on (seed, index, hard); ``size`` picks the image size ("640x480",
-    "1280x960", "640x640" or "mixed": 640x480 or 1280x960 drawn per scene) and does not change
+    "1280x960", "640x640", "480x640" (portrait) or "mixed": 640x480 or 1280x960 drawn per scene) and does not change
     anything else (the field of view spans the width, so a square image sees more of the table).
     """
     rng = np.random.default_rng([int(seed), int(index)])
@@ -672,7 +672,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     if size == "mixed":
         size = "640x480" if size_draw < 0.5 else "1280x960"
     if size not in SIZES:
-        raise ValueError(f"size is 640x480, 1280x960, 640x640 or mixed, not {size!r}")
+        raise ValueError(f"size is 640x480, 1280x960, 640x640, 480x640 or mixed, not {size!r}")
     width, height = SIZES[size]
 
     # ---- dice
@@ -743,9 +743,10 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     vfov_half = math.atan(math.tan(math.radians(fov) / 2) * height / width)
     distance = extent / (fill * math.tan(vfov_half))
     f = focal_px(width, fov)
-    die_frac = (0.05, 0.16)            # die side in pixels as a fraction of the image width
-    distance = float(np.clip(distance, base_side * f / (die_frac[1] * width),
-                             base_side * f / (die_frac[0] * width)))
+    die_frac = (0.05, 0.16)            # die side in pixels as a fraction of the image's long side
+    long_side = max(width, height)     # (a portrait photo shows its dice as large as the landscape one)
+    distance = float(np.clip(distance, base_side * f / (die_frac[1] * long_side),
+                             base_side * f / (die_frac[0] * long_side)))
     cam = camera_matrix(target, distance, math.radians(tilt), azimuth, math.radians(roll))
 
     lights, world = _lights(rng, target, cam)
