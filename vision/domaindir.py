@@ -18,7 +18,8 @@ def add_render_arguments(parser: argparse.ArgumentParser, hard_help: str) -> Non
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--out", required=True)
     parser.add_argument("--size", default="640x480", choices=["640x480", "1280x960", "640x640", "480x640", "mixed"],
-                        help="image size; 640x640 is the square of many phone photos, 480x640 a phone held upright (\"mixed\" draws 640x480 or 1280x960)")
+                        help="image size: 640x640 is the square of many phone photos, 480x640 a phone held "
+                             "upright; \"mixed\" draws 640x480 or 1280x960 per scene")
     parser.add_argument("--hard", action="store_true", help=hard_help)
 
 

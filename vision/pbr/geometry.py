@@ -663,16 +663,17 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
                  max_dice: int = 12) -> dict:
     """Every random choice of scene ``index`` of ``seed``, as a JSON-able dictionary.
 
-    The scene depends only on (seed, index, hard); ``size`` picks the image size ("640x480",
-    "1280x960", "640x640", "480x640" (portrait) or "mixed": 640x480 or 1280x960 drawn per scene) and does not change
-    anything else (the field of view spans the width, so a square image sees more of the table).
+    The scene depends only on (seed, index, hard); ``size`` picks the image size (a key of
+    ``SIZES``: "480x640" is portrait; or "mixed": 640x480 or 1280x960 drawn per scene) and does
+    not change anything else (the field of view spans the width, so a square image sees more of
+    the table).
     """
     rng = np.random.default_rng([int(seed), int(index)])
     size_draw = rng.random()
     if size == "mixed":
         size = "640x480" if size_draw < 0.5 else "1280x960"
     if size not in SIZES:
-        raise ValueError(f"size is 640x480, 1280x960, 640x640, 480x640 or mixed, not {size!r}")
+        raise ValueError(f"size is {', '.join(SIZES)} or mixed, not {size!r}")
     width, height = SIZES[size]
 
     # ---- dice
