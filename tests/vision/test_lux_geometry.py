@@ -142,6 +142,19 @@ def test_truth_of_a_die_seen_from_above() -> None:
     assert g.die_truth(die, mesh, cam, 640, 480)["partial"]
 
 
+def test_other_dice_are_never_game_dice() -> None:
+    """An "other" die with a game colour's body has black or gold pips, never the game's white."""
+    seen = 0
+    for index in range(300):
+        rng = np.random.default_rng(index)
+        d = g.sample_die(rng, "other", 0.008, 8.0)
+        body = np.asarray(d["body"])
+        if body.max() - body.min() > 0.3:            # a coloured body
+            seen += 1
+            assert max(d["pip_rgb"]) < 0.9 and min(d["pip_rgb"]) < 0.25
+    assert seen > 20
+
+
 def test_kelvin_tints() -> None:
     warm, white, cool = g.kelvin_rgb(2700), g.kelvin_rgb(6500), g.kelvin_rgb(7500)
     assert warm[0] == 1.0 and warm[2] < 0.3 and max(white) == 1.0 and min(white) > 0.9 and cool[2] == 1.0

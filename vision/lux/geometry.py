@@ -42,6 +42,7 @@ PALETTES: dict[str, list[tuple[int, int, int]]] = {
     "blue": [(120, 186, 240), (54, 130, 220), (24, 84, 186), (16, 50, 130), (30, 110, 170)],
     "green": [(150, 220, 70), (84, 186, 60), (36, 150, 70), (20, 104, 52), (14, 76, 40)],
 }
+# "other" dice (another game's): white, ivory, black, grey; red or blue ones only with black or gold pips
 OTHER_BODIES = [(238, 238, 232), (246, 236, 208), (30, 30, 34), (120, 120, 124), (200, 40, 40), (40, 90, 200)]
 
 
@@ -286,9 +287,14 @@ def _size_of(rng: np.random.Generator, size: str) -> tuple[str, int, int]:
 def sample_die(rng: np.random.Generator, colour: str, half: float, exponent: float) -> dict[str, Any]:
     other = colour == "other"
     if other:
-        body = list(np.asarray(OTHER_BODIES[int(rng.integers(0, len(OTHER_BODIES)))], np.float64) / 255.0)
-        dark = sum(body) / 3 < 0.4
-        pip_rgb = [0.95, 0.95, 0.93] if dark else ([0.05, 0.05, 0.06] if rng.random() < 0.8 else [0.75, 0.1, 0.1])
+        k = int(rng.integers(0, len(OTHER_BODIES)))
+        body = list(np.asarray(OTHER_BODIES[k], np.float64) / 255.0)
+        if k >= 4:      # a red or blue body: never with the game's white pips (that would be a game die)
+            pip_rgb = [0.05, 0.05, 0.06] if rng.random() < 0.7 else [0.85, 0.66, 0.2]
+        elif sum(body) / 3 < 0.4:
+            pip_rgb = [0.95, 0.95, 0.93]
+        else:
+            pip_rgb = [0.05, 0.05, 0.06] if rng.random() < 0.8 else [0.75, 0.1, 0.1]
     else:
         body = body_colour(rng, colour)
         cream = rng.random() < 0.3
