@@ -1,6 +1,6 @@
-"""Writing a domain directory (docs/vision-pbr.md, "Output"), shared by the CLIs of the two
-benchmark renderers (``python -m vision.pbr``, ``python -m vision.mts``).  No drawing code: each
-renderer passes a function that renders one scene."""
+"""Writing a domain directory (docs/vision-pbr.md, "Output"), shared by the CLIs of the benchmark
+renderers (``python -m vision.pbr``, ``python -m vision.mts``, ``python -m vision.lux``).  No drawing
+code: each renderer passes a function that renders one scene."""
 
 from __future__ import annotations
 
@@ -58,3 +58,31 @@ def render_domain(out: Path, domain: dict[str, Any], indices: Iterable[int],
         print(f"{stem} {line} {time.perf_counter() - t0:.1f} s (cpu {time.process_time() - c0:.1f} s)", flush=True)
     print(f"done: {done} rendered into {out}", flush=True)
     return done
+
+
+def add_path_tracer_options(parser: argparse.ArgumentParser, default_spp: int) -> None:
+    """``--spp`` and ``--threads``, the options of the renderers that take samples per pixel."""
+    parser.add_argument("--spp", type=int, default=default_spp, help="samples per pixel")
+    parser.add_argument("--threads", type=int, default=1, help="render threads (1: two processes share two cores)")
+
+
+def render_sampled(args: argparse.Namespace, name: str, renderer: str,
+                   sample: Callable[..., dict[str, Any]],
+                   render: Callable[[dict[str, Any], Path], list[dict[str, Any]]]) -> int:
+    """The ``render`` command of a renderer whose scene ``index`` is ``sample(seed, index, hard=,
+    size=)`` (a dict with ``size``, ``width``, ``height``, ``dice``) and whose ``render(scene,
+    jpg)`` writes the picture and returns the truth of the dice in it."""
+    domain = {"domain": name, "renderer": renderer, "seed": args.seed, "hard": bool(args.hard),
+              "size": args.size, "spp": args.spp}
+
+    def one(index: int, jpg: Path) -> tuple[dict[str, Any], str]:
+        scene = sample(args.seed, index, hard=args.hard, size=args.size)
+        truths = render(scene, jpg)
+        record = {"image": jpg.name,
+                  "source": f"vision.{name} seed {args.seed} index {index} hard {bool(args.hard)} "
+                            f"size {scene['size']} spp {args.spp}",
+                  "width": scene["width"], "height": scene["height"], "dice": truths}
+        return record, f"{scene['size']} dice {len(truths)}/{len(scene['dice'])}"
+
+    render_domain(Path(args.out), domain, range(args.start, args.start + args.count), one)
+    return 0

@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
-from vision.domaindir import render_domain, render_main
+from vision.domaindir import add_path_tracer_options, render_main, render_sampled
 
 from . import geometry as g
 
@@ -22,25 +21,12 @@ from . import geometry as g
 def _render(args: argparse.Namespace) -> int:
     from . import render   # imports pyluxcore: only here
 
-    domain = {"domain": "lux", "renderer": f"luxcorerender {render.luxcore_version()} PATHCPU",
-              "seed": args.seed, "hard": bool(args.hard), "size": args.size, "spp": args.spp}
-
-    def one(index: int, jpg: Path) -> tuple[dict, str]:
-        scene = g.sample_scene(args.seed, index, hard=args.hard, size=args.size)
-        truths, _ = render.render_scene(scene, jpg, spp=args.spp, threads=args.threads)
-        record = {"image": jpg.name,
-                  "source": f"vision.lux seed {args.seed} index {index} hard {bool(args.hard)} "
-                            f"size {scene['size']} spp {args.spp}",
-                  "width": scene["width"], "height": scene["height"], "dice": truths}
-        return record, f"{scene['size']} dice {len(truths)}/{len(scene['dice'])}"
-
-    render_domain(Path(args.out), domain, range(args.start, args.start + args.count), one)
-    return 0
+    return render_sampled(args, "lux", f"luxcorerender {render.luxcore_version()} PATHCPU", g.sample_scene,
+                          lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp, threads=args.threads)[0])
 
 
 def _options(r: argparse.ArgumentParser) -> None:
-    r.add_argument("--spp", type=int, default=24, help="samples per pixel")
-    r.add_argument("--threads", type=int, default=1, help="render threads (1: two processes share two cores)")
+    add_path_tracer_options(r, default_spp=24)
 
 
 def main(argv: list[str] | None = None) -> int:
