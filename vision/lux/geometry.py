@@ -4,8 +4,8 @@ Written for a fourth rendering path that shares no scene code with ``vision.synt
 ``vision.pbr`` or ``vision.mts`` (a test checks the imports): the dice are superellipsoids (no
 flat faces joined by cylinders: the edge rounding is one exponent), the pips are a bump map and a
 paint texture on them (no mesh dimples), the colours come from palettes of anchor colours mixed in
-linear RGB, and the table, the lights and the picture development are LuxCore's own plug-ins
-(procedural textures, sun and sky, tone mappers, camera response curves) driven from here.
+linear RGB, most tables are LuxCore's own procedural textures, the lights include LuxCore's sun,
+and the picture is developed by our own code in ``render.py`` (auto exposure, tone curves).
 
 Every random choice of a scene is drawn from ``numpy.random.default_rng([seed, index, 4])``.
 Coordinates: metres, the table is the plane z = 0, z up.  Pixels: origin top-left, x right, y down;

@@ -1,8 +1,8 @@
 """Turn a sampled scene (:func:`vision.lux.geometry.sample_scene`) into a LuxCore scene, render it
 with LuxCore's CPU path tracer (Intel Open Image Denoise from LuxCore's image pipeline in half the
 scenes), develop the linear picture here (white balance with its error, auto exposure, one of a
-few tone curves, blur, noise, JPEG) and compute the truth.  Imports ``pyluxcore`` (and ``cv2`` before it: the other order
-crashes in this wheel): only the CLI imports this module."""
+few tone curves, blur, noise, JPEG) and compute the truth.  Imports ``pyluxcore`` (and ``cv2``
+before it: the other order crashes in this wheel): only the CLI imports this module."""
 
 from __future__ import annotations
 
@@ -265,7 +265,7 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
                   f"scene.materials.{n}.emission = {_v(radiance)}",
                   f'scene.shapes.{n}.type = "mesh"', f'scene.shapes.{n}.ply = "{work / (n + ".ply")}"',
                   f'scene.objects.{n}.shape = "{n}"', f'scene.objects.{n}.material = "{n}"']
-        else:  # sun through a window: LuxCore's sun (and its sky, dimmed)
+        else:  # sun through a window: LuxCore's sun model
             dirn = pos / math.sqrt(d2)
             s += [f'scene.lights.{n}.type = "sun"', f"scene.lights.{n}.dir = {_v(dirn)}",
                   f"scene.lights.{n}.turbidity = 2.5", f"scene.lights.{n}.gain = {_v(rgb * 1e-4)}",
