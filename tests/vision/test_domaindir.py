@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from vision.bench import load_domain_dir
-from vision.domaindir import add_render_arguments, render_domain, render_main
+from vision.domaindir import add_path_tracer_options, add_render_arguments, render_domain, render_main, render_sampled
 
 
 def _one(index: int, jpg: Path) -> tuple[dict, str]:
@@ -50,3 +50,33 @@ def test_render_main_parses_common_and_own_options() -> None:
     assert render_main(["render", "--seed", "1", "--count", "4", "--out", "o", "--spp", "9"], "prog", "doc", "hard",
                        own, lambda a: seen.append(a) or 0) == 0
     assert (seen[0].command, seen[0].seed, seen[0].count, seen[0].spp, seen[0].hard) == ("render", 1, 4, 9, False)
+
+
+def test_render_sampled_writes_the_record_of_each_sampled_scene(tmp_path: Path) -> None:
+    """The ``render`` command of the path-tracing renderers (mts, lux): one sampled scene per index,
+    its truth from the render function, the source line naming seed, index, size and samples."""
+    sampled = []
+
+    def sample(seed: int, index: int, hard: bool, size: str) -> dict:
+        sampled.append((seed, index, hard, size))
+        return {"size": size, "width": 640, "height": 640, "dice": [{}, {}]}
+
+    def render(scene: dict, jpg: Path) -> list[dict]:
+        jpg.write_bytes(b"\xff\xd8 not really a jpeg")
+        return [{"colour": "blue", "value": 3, "box": [5, 6, 40, 41], "partial": False}]
+
+    ap = argparse.ArgumentParser()
+    add_render_arguments(ap, "harder")
+    add_path_tracer_options(ap, default_spp=24)
+    out = tmp_path / "dom"
+    args = ap.parse_args(["--seed", "31", "--count", "2", "--start", "4", "--out", str(out), "--size", "640x640"])
+    assert (args.spp, args.threads) == (24, 1)
+    assert render_sampled(args, "lux", "luxcorerender test", sample, render) == 0
+    assert sampled == [(31, 4, False, "640x640"), (31, 5, False, "640x640")]
+    assert json.loads((out / "domain.json").read_text()) == {"domain": "lux", "renderer": "luxcorerender test", "seed": 31,
+                                                           "hard": False, "size": "640x640", "spp": 24}
+    rec = json.loads((out / "00005.json").read_text())
+    assert rec["source"] == "vision.lux seed 31 index 5 hard False size 640x640 spp 24"
+    assert (rec["image"], rec["width"], rec["height"], rec["dice"][0]["value"]) == ("00005.jpg", 640, 640, 3)
+    # resumed: nothing is sampled again
+    assert render_sampled(args, "lux", "luxcorerender test", sample, render) == 0 and len(sampled) == 2
