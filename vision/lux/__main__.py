@@ -22,7 +22,7 @@ def _render(args: argparse.Namespace) -> int:
     from . import render   # imports pyluxcore: only here
 
     return render_sampled(args, "lux", f"luxcorerender {render.luxcore_version()} PATHCPU", g.sample_scene,
-                          lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp, threads=args.threads)[0])
+                          lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp, threads=args.threads))
 
 
 def _options(r: argparse.ArgumentParser) -> None:

@@ -264,6 +264,7 @@ def die_truth(die: dict[str, Any], mesh: dict[str, np.ndarray], cam: dict[str, A
 # --- scene sampling ---------------------------------------------------------------------------------------
 
 TABLES = ("wood", "marble", "checker", "fbm", "brick", "board", "cloth", "plain")
+CURVES = ("srgb", "gamma", "filmic", "reinhard")   # the tone curves of render.tone
 KELVIN = (2700, 3000, 3500, 4200, 5000, 5600, 6500, 7500)
 
 
@@ -399,9 +400,12 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
         distractors.append({"kind": kind, "position": [float(p[0]), float(p[1]), 0.0], "rgb": rgb,
                             "size": half * float(rng.uniform(0.8, 2.2)), "yaw": float(rng.uniform(0, 2 * math.pi)),
                             "texture_seed": int(rng.integers(0, 2**31))})
-    if any(np.hypot(x["position"][0] - d["position"][0], x["position"][1] - d["position"][1]) < 2.5 * half
-           for x in distractors for d in dice):
-        distractors = [x for x in distractors if all(np.hypot(x["position"][0] - d["position"][0], x["position"][1] - d["position"][1]) >= 2.5 * half + x["size"] for d in dice)]
+    def gap(x: dict[str, Any], d: dict[str, Any]) -> float:
+        return float(np.hypot(x["position"][0] - d["position"][0], x["position"][1] - d["position"][1]))
+
+    # when a distractor lies on a die, keep only those clear of every die by their own size too
+    if any(gap(x, d) < 2.5 * half for x in distractors for d in dice):
+        distractors = [x for x in distractors if all(gap(x, d) >= 2.5 * half + x["size"] for d in dice)]
 
     # table
     table = {"kind": str(rng.choice(TABLES)), "scale": float(rng.uniform(0.02, 0.3)),
@@ -436,7 +440,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     # white balance: for the key light with a small error (75 %), or left as shot (a colour cast)
     key_rgb = np.asarray(lights[0]["rgb"])
     wb = key_rgb * np.exp(rng.normal(0.0, 0.05, 3)) if rng.random() < 0.75 else np.exp(rng.normal(0.0, 0.08, 3))
-    post = {"curve": str(rng.choice(["srgb", "gamma", "filmic", "reinhard"], p=[0.35, 0.15, 0.3, 0.2])),
+    post = {"curve": str(rng.choice(list(CURVES), p=[0.35, 0.15, 0.3, 0.2])),
             "white_balance": [float(v) for v in wb / wb.max()],
             "key": float(rng.uniform(0.14, 0.24)), "exposure": float(2 ** rng.normal(0.0, 0.3)),
             "denoise": bool(rng.random() < 0.5), "noise": float(rng.uniform(0.0, 0.02)),

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cv2  # noqa: F401  (import order matters, see the module docstring)
+import cv2  # before pyluxcore: the import order matters (module docstring)
 import numpy as np
 import pyluxcore
 
@@ -91,7 +91,8 @@ def _cylinder_mesh(r: float, h: float, n: int = 32) -> tuple[np.ndarray, np.ndar
 
 
 def _table_texture(t: dict[str, Any], name: str) -> str:
-    """Scene properties of the table's colour texture ``name`` (LuxCore procedurals or an image)."""
+    """Scene properties of the table's colour texture ``name`` from LuxCore's procedural textures
+    (the image-based tables, board and cloth, are written by ``build``)."""
     k, s = t["kind"], t["scale"]
     c1, c2 = _v(t["rgb1"]), _v(t["rgb2"])
     m3 = f'scene.textures.{name}_i.mapping.type = "globalmapping3d"\nscene.textures.{name}_i.mapping.transformation = {_transform(np.eye(3), [0, 0, 0], 1.0 / s)}\n'
@@ -172,7 +173,7 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
     # table
     t = scene["table"]
     tp = np.array([[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]], np.float64)
-    tuv = np.array([[0, 0], [4, 0], [4, 4], [0, 4]], np.float64) / 4.0 * (4.0 / max(t["scale"] * 4, 1e-3))
+    tuv = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64) / max(t["scale"], 2.5e-4)   # one repeat per scale
     write_ply(work / "table.ply", tp, np.array([[0, 1, 2], [0, 2, 3]]), np.tile([0, 0, 1.0], (4, 1)), tuv)
     if t["kind"] in ("board", "cloth"):
         _write_png(work / "table.png", table_image(t))
@@ -214,7 +215,7 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
         elif die["material"] == "disney":
             s += [f'scene.materials.{n}.type = "disney"', f'scene.materials.{n}.basecolor = "{n}c"',
                   f"scene.materials.{n}.roughness = {min(1.0, rough * 1.5):.4g}",
-                  f"scene.materials.{n}.specular = {die['specular'] * 8:.4g}", "scene.materials.{n}.clearcoat = 0".replace("{n}", n)]
+                  f"scene.materials.{n}.specular = {die['specular'] * 8:.4g}", f"scene.materials.{n}.clearcoat = 0"]
         else:
             s += [f'scene.materials.{n}base.type = "matte"', f'scene.materials.{n}base.kd = "{n}c"',
                   f'scene.materials.{n}.type = "glossycoating"', f'scene.materials.{n}.base = "{n}base"',
@@ -242,7 +243,7 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
               f'scene.shapes.{n}.type = "mesh"', f'scene.shapes.{n}.ply = "{work / (n + ".ply")}"',
               f'scene.objects.{n}.shape = "{n}"', f'scene.objects.{n}.material = "{n}"',
               f"scene.objects.{n}.transformation = {_transform(g.rot_z(x['yaw']), x['position'])}"]
-    # lights (gains are relative: the image pipeline's auto exposure sets the level)
+    # lights (gains are relative: develop()'s auto exposure sets the level)
     for i, lt in enumerate(scene["lights"]):
         n = f"l{i}"
         pos = np.asarray(lt["position"], np.float64)
@@ -252,7 +253,7 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
             s += [f'scene.lights.{n}.type = "sphere"', f"scene.lights.{n}.position = {_v(pos)}",
                   f"scene.lights.{n}.radius = {max(lt['size'] * 0.3, 0.002):.4g}", f"scene.lights.{n}.gain = {_v(rgb * d2 * 10)}"]
         elif lt["kind"] == "spot":
-            s += [f'scene.lights.{n}.type = "spot"', f"scene.lights.{n}.position = {_v(pos)}", "scene.lights.{n}.target = 0 0 0".replace("{n}", n),
+            s += [f'scene.lights.{n}.type = "spot"', f"scene.lights.{n}.position = {_v(pos)}", f"scene.lights.{n}.target = 0 0 0",
                   f"scene.lights.{n}.coneangle = {lt['cone']:.4g}", f"scene.lights.{n}.conedeltaangle = {lt['cone'] * 0.3:.4g}",
                   f"scene.lights.{n}.gain = {_v(rgb * d2 * 10)}"]
         elif lt["kind"] == "area":
@@ -261,7 +262,7 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
             quad = np.array([pos - a * r_ - a * u_, pos + a * r_ - a * u_, pos + a * r_ + a * u_, pos - a * r_ + a * u_])
             write_ply(work / f"{n}.ply", quad, np.array([[0, 2, 1], [0, 3, 2]]))
             radiance = rgb * d2 / (4 * a * a) * 0.3
-            s += [f'scene.materials.{n}.type = "matte"', "scene.materials.{n}.kd = 0 0 0".replace("{n}", n),
+            s += [f'scene.materials.{n}.type = "matte"', f"scene.materials.{n}.kd = 0 0 0",
                   f"scene.materials.{n}.emission = {_v(radiance)}",
                   f'scene.shapes.{n}.type = "mesh"', f'scene.shapes.{n}.ply = "{work / (n + ".ply")}"',
                   f'scene.objects.{n}.shape = "{n}"', f'scene.objects.{n}.material = "{n}"']
@@ -288,11 +289,8 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
     return "\n".join(s) + "\n", "\n".join(c) + "\n", meshes
 
 
-CURVES = ("srgb", "gamma", "filmic", "reinhard")
-
-
 def tone(x: np.ndarray, curve: str) -> np.ndarray:
-    """Exposed linear light (1 = white) -> display 0..1 by one of a few camera-like curves."""
+    """Exposed linear light (1 = white) -> display 0..1 by one of ``geometry.CURVES``."""
     if curve == "reinhard":
         x = x * 1.6
         x = x * (1 + x / 4.0) / (1 + x)
@@ -327,8 +325,8 @@ def develop(linear: np.ndarray, post: dict[str, Any], rng: np.random.Generator) 
     return np.ascontiguousarray(out[..., ::-1])
 
 
-def render_scene(scene: dict[str, Any], jpg: Path, spp: int = 24, threads: int = 1) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Render ``scene`` to ``jpg``; returns the truth of every die in the frame, and facts."""
+def render_scene(scene: dict[str, Any], jpg: Path, spp: int = 24, threads: int = 1) -> list[dict[str, Any]]:
+    """Render ``scene`` to ``jpg``; returns the truth of every die in the frame."""
     _init()
     w, h = scene["width"], scene["height"]
     with tempfile.TemporaryDirectory(prefix="lux_") as tmp:
@@ -358,4 +356,4 @@ def render_scene(scene: dict[str, Any], jpg: Path, spp: int = 24, threads: int =
         t = g.die_truth(die, mesh, scene["camera"], w, h)
         if t is not None:
             truths.append(t)
-    return truths, {"spp": spp}
+    return truths
