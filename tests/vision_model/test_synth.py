@@ -184,3 +184,26 @@ def test_random_style_pips_cover_the_asked_range():
     for s in styles:  # pips never overlap each other or leave the face
         assert s.pip_spread * 0.5 >= 2 * s.pip_frac * 0.5 and s.pip_spread * 0.5 + s.pip_frac <= 1.0
     assert {s.pip_style for s in styles} == {"flat", "engraved", "rim"}
+
+
+def test_coloured_other_dice_get_game_colour_bodies_and_keep_the_layout():
+    import cv2
+    from dataclasses import replace
+    opts = SceneOptions(width=320, height=240, min_dice=6, max_dice=6, other_share=1.0, style="random")
+    sat_plain, sat_coloured = [], []
+    for i in range(12):
+        a, ta = render_scene(np.random.default_rng([5, i]), opts)
+        b, tb = render_scene(np.random.default_rng([5, i]), replace(opts, coloured_other_rate=1.0))
+        assert ta == tb  # same dice, same labels ("other" stays "other")
+        hsv_a, hsv_b = (cv2.cvtColor(img, cv2.COLOR_BGR2HSV) for img in (a, b))
+        for t in ta:
+            if t.colour != "other" or t.partial:
+                continue
+            x, y, w, h = (int(round(v)) for v in t.top_box)
+            if w < 6 or h < 6 or x < 0 or y < 0:
+                continue
+            sat_plain.append(float(np.median(hsv_a[y:y + h, x:x + w, 1])))
+            sat_coloured.append(float(np.median(hsv_b[y:y + h, x:x + w, 1])))
+    assert len(sat_plain) >= 10
+    # white, ivory, grey and black bodies are pale; a game colour's body is saturated
+    assert np.median(sat_coloured) > np.median(sat_plain) + 60

@@ -86,6 +86,10 @@ class SceneOptions:
     steep_share: float = 0.2                     # chance the camera looks at 45-58 degrees from
                                                  # straight down (else 0-45): more slanted top faces
     jpeg: bool = True
+    coloured_other_rate: float = 0.0             # random style: chance an "other" die has a body of a
+                                                 # game colour's family and black or gold pips (another
+                                                 # game's coloured die; 0 draws nothing, so seeds keep
+                                                 # their scenes)
     style: str = "classic"                       # "classic": the v1-v9 look (the tuning and held-out
                                                  # seeds of docs/vision-model.md); "random": domain
                                                  # randomisation (pip size/shape/colour, body shades,
@@ -201,6 +205,9 @@ OTHER_RANDOM = (
     ((225, 230, 235), ((25, 25, 25), (240, 240, 240)), "translucent"),
     ((90, 95, 100), ((240, 240, 240),), "translucent"),
 )
+
+#: pips of the coloured "other" dice (``SceneOptions.coloured_other_rate``): black, dark brown, gold
+COLOURED_OTHER_PIPS = ((25, 25, 25), (20, 35, 55), (60, 170, 215))
 
 
 @dataclass
@@ -322,6 +329,11 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
                     o_body, o_pips, style.body_kind = OTHER_RANDOM[int(srng.integers(len(OTHER_RANDOM)))]
                     body = _jitter_colour(srng, o_body, hue=4, sat=(0.8, 1.2), val=(0.85, 1.08))
                     pip = np.array(o_pips[int(srng.integers(len(o_pips)))], float)
+                    if opts.coloured_other_rate > 0 and srng.random() < opts.coloured_other_rate:
+                        # a coloured die of another game: a game colour's body, dark or gold pips
+                        body = family_colour(srng, str(srng.choice(COLOURS)))
+                        pip = np.array(COLOURED_OTHER_PIPS[int(srng.integers(len(COLOURED_OTHER_PIPS)))], float)
+                        style.body_kind = "plain"
                 else:
                     body = family_colour(srng, colour)
                     pip = np.array((200, 228, 242) if cream else (238, 240, 242), float)
