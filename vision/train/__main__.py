@@ -28,7 +28,8 @@ def cmd_cache(a):
     from vision.synth.scene import SceneOptions
     from .data import build_cache
     base = replace(SceneOptions(), distractor_rate=a.distractor_rate, touching_rate=a.touching_rate,
-                   steep_share=a.steep_share, style=a.style, coloured_other_rate=a.coloured_other_rate)
+                   steep_share=a.steep_share, style=a.style, coloured_other_rate=a.coloured_other_rate,
+                   other_share=a.other_share)
     build_cache(a.out, a.seed, a.count, workers=a.workers, base=base, negatives_from=a.negatives_from)
 
 
@@ -126,6 +127,8 @@ def main(argv=None):
                    help="model dir whose detector proposes hard negatives (its proposals away from dice)")
     p.add_argument("--style", choices=("classic", "random"), default="classic",
                    help="scene style: classic (v1-v9) or random (domain randomisation, issue 16)")
+    p.add_argument("--other-share", type=float, default=SceneOptionsDefaults.other_share,
+                   help="chance a scene has 'other' (non-Encyclopedia) dice")
     p.add_argument("--coloured-other-rate", type=float, default=SceneOptionsDefaults.coloured_other_rate,
                    help="random style: chance an 'other' die has a game colour's body and black or gold pips")
     p.set_defaults(fn=cmd_cache)
