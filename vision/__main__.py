@@ -92,8 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read every domain directory under this folder (default data/domains)")
     p.add_argument("--domain-limit", type=int, default=None, help="read at most this many scenes per domain directory")
     p.add_argument("--no-domains", action="store_true", help="skip the per-domain figures")
-    p.add_argument("--no-pip-check", action="store_true",
-                   help="measure the model without the pip check (vision.pips), for comparison")
+    pip = p.add_mutually_exclusive_group()
+    pip.add_argument("--pip-check", dest="pip_check", action="store_true", default=None,
+                     help="measure with the pip check (vision.pips) on, for comparison (off by default from v16)")
+    pip.add_argument("--no-pip-check", dest="pip_check", action="store_false",
+                     help="measure with the pip check off (the default from v16)")
+    p.add_argument("--unsure-below", type=float, default=None,
+                   help="measure with this threshold instead of the shipped one, for comparison")
     p.add_argument("--trained-on", default=None,
                    help="comma-separated domains the model was trained on (default models/training.json)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -131,7 +136,15 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
 
     from vision.config import DEFAULT_READER
 
-    config = replace(DEFAULT_READER, pip_confirm_from=None) if getattr(args, "no_pip_check", False) else DEFAULT_READER
+    config = DEFAULT_READER
+    pip_check = getattr(args, "pip_check", None)
+    if pip_check is not None:
+        config = replace(config, pip_check=pip_check)
+    unsure_below = getattr(args, "unsure_below", None)
+    if unsure_below is not None:
+        if not 0.0 <= unsure_below <= 1.0:
+            raise CliError("error: --unsure-below must lie between 0 and 1")
+        config = replace(config, unsure_below=unsure_below)
     try:
         return DiceReader.from_files(
             model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,

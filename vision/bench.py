@@ -146,6 +146,11 @@ class Tally:
     # read of one is "unknown", which is never sure (the player removes or corrects it).
     game_dice: int = 0
     hands_free: int = 0
+    # photos that need no tap: every game die found, read right and sure, and nothing else read
+    # (no false detection, no read on another game's die: each would be a chip to remove or fix)
+    images_no_tap: int = 0
+    # the reader's ``unsure_below`` (value-only sets decide "sure" on the value alone with it)
+    unsure_below: float = field(default_factory=lambda: _default_unsure_below())
     ms: list[float] = field(default_factory=list)
     wrong_confident_examples: list[dict] = field(default_factory=list)
     # (confidence, right) of every scored prediction: the data to choose ``unsure_below``
@@ -153,9 +158,10 @@ class Tally:
     # group (``synthetic_groups``) -> [scored dice, matched, colour AND value right]
     by_group: dict[str, list[int]] = field(default_factory=dict)
 
-    def add_image(self, all_right: bool) -> None:
+    def add_image(self, all_right: bool, no_tap: bool = False) -> None:
         self.images += 1
         self.images_all_right += int(all_right)
+        self.images_no_tap += int(no_tap)
 
     def summary(self, with_colour: bool = True) -> dict[str, Any]:
         def rate(n: int, d: int) -> float | None:
@@ -173,6 +179,7 @@ class Tally:
             "colour_accuracy": rate(self.colour_right, self.matched) if with_colour else None,
             "read_right": rate(self.both_right if with_colour else self.value_right, self.truths),
             "all_dice_right_images": rate(self.images_all_right, self.images),
+            "no_tap_images": rate(self.images_no_tap, self.images),
             "confident_reads": self.confident,
             "confident_wrong": self.confident_wrong,
             # game dice found, read sure and right / all scored game dice: the share a photo
@@ -248,6 +255,8 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
     pairs = match([d.box for d in dice], [t.box for t in scored])
     matched_p = {i for i, _ in pairs}
     all_right = len(pairs) == len(scored)
+    matched_t = {j for _, j in pairs}
+    no_tap = all(j in matched_t for j, t in enumerate(scored) if t.colour != "other")
     tally.truths += len(scored)
     tally.game_dice += sum(1 for t in scored if t.colour != "other")
     read_ok: dict[int, bool] = {}  # matched truth index -> colour AND value right
@@ -265,8 +274,10 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         all_right &= v_ok and c_ok
         read_ok[j] = v_ok and c_ok
         _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value}, value_only)
-        unsure = _value_unsure(d) if value_only else d.unsure
-        tally.hands_free += int(v_ok and c_ok and t.colour != "other" and not unsure)
+        unsure = _value_unsure(d, tally.unsure_below) if value_only else d.unsure
+        free = v_ok and c_ok and t.colour != "other" and not unsure
+        tally.hands_free += int(free)
+        no_tap &= free  # a read on another game's die is a chip to remove, right or not
     for j, t in enumerate(scored):
         for group in synthetic_groups(t, [o for o in truths if o is not t]):
             row = tally.by_group.setdefault(group, [0, 0, 0])
@@ -280,17 +291,28 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
             continue  # on a die partly out of frame: neither a hit nor a false detection
         tally.predictions += 1
         tally.false_detections += 1
-        all_right = False
+        all_right = no_tap = False
         _count_confidence(tally, d, False, name, None, bool(truths) and all(t.colour is None for t in truths))
-    tally.add_image(all_right)
+    tally.add_image(all_right, no_tap)
 
 
-def _value_unsure(d: Any) -> bool:
+def _default_unsure_below() -> float:
+    from vision.config import DEFAULT_READER
+
+    return DEFAULT_READER.unsure_below
+
+
+def _value_unsure(d: Any, unsure_below: float | None = None) -> bool:
     """For value-only data (white dice are colour "unknown", hence always ``unsure``): would the
-    read be unsure on its value and detection alone?"""
-    from vision.config import DEFAULT_READER as cfg
+    read be unsure on its value and detection alone (at ``unsure_below``, default the shipped
+    reader's)?"""
+    return _value_confidence(d) < (_default_unsure_below() if unsure_below is None else unsure_below)
 
-    return _value_confidence(d) < cfg.unsure_below
+
+def reader_threshold(reader: Any) -> float:
+    """The ``unsure_below`` of ``reader``'s config (the shipped one for readers without one)."""
+    cfg = getattr(reader, "config", None)
+    return float(getattr(cfg, "unsure_below", _default_unsure_below()))
 
 
 def _value_confidence(d: Any) -> float:
@@ -305,7 +327,7 @@ def _count_confidence(
     conf = _value_confidence(d) if value_only else d.confidence
     # "unknown" colour is always unsure whatever its confidence: it never counts as sure
     tally.scored_reads.append((conf if value_only or d.colour != "unknown" else -1.0, right))
-    if (_value_unsure(d) if value_only else d.unsure):
+    if (_value_unsure(d, tally.unsure_below) if value_only else d.unsure):
         tally.unsure += 1
         return
     tally.confident += 1
@@ -326,18 +348,21 @@ def score_real_image(tally: Tally, dice: Sequence[Any], labels: Sequence[tuple[i
     tally.game_dice += len(labels)
     tally.predictions += len(dice)
     all_right = len(pairs) == len(labels) and len(dice) == len(labels)
+    no_tap = all_right
     for i, j in pairs:
         v_ok = dice[i].value == labels[j][0]
         tally.matched += 1
         tally.value_right += v_ok
         all_right &= v_ok
         _count_confidence(tally, dice[i], v_ok, name, {"value": labels[j][0]}, value_only=True)
-        tally.hands_free += int(v_ok and not _value_unsure(dice[i]))
+        free = v_ok and not _value_unsure(dice[i], tally.unsure_below)
+        tally.hands_free += int(free)
+        no_tap &= free
     for i, d in enumerate(dice):
         if i not in matched_p:
             tally.false_detections += 1
             _count_confidence(tally, d, False, name, None, value_only=True)
-    tally.add_image(all_right)
+    tally.add_image(all_right, no_tap)
 
 
 # ------------------------------------------------------------------------------------------
@@ -349,7 +374,7 @@ def _tally_scenes(reader: Any, scenes: Iterable[tuple[Any, Sequence[Any], str]],
                   match: Callable = match_by_iou, progress: TextIO | None = None) -> Tally:
     """Read each (image, truths, name) of ``scenes`` (``count`` of them, for the progress
     lines) and score it with ``score_synthetic_image``."""
-    tally = Tally()
+    tally = Tally(unsure_below=reader_threshold(reader))
     for k, (image, truths, name) in enumerate(scenes):
         result = reader.read(image)
         if result.error is not None:
@@ -406,7 +431,7 @@ def real_splits(root: Path) -> dict[str, list[tuple[Path, Path]]]:
 def bench_real(reader: Any, root: Path) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for split, pairs in real_splits(root).items():
-        tally = Tally()
+        tally = Tally(unsure_below=reader_threshold(reader))
         for img_path, label_path in pairs:
             result = reader.read(img_path)
             if result.error is not None:
@@ -516,6 +541,7 @@ def bench_synth_random(reader: Any, count: int, seed: int, sizes: str, progress:
 HEADLINE = (
     ("hands-free", "hands_free"), ("sure-and-wrong", "sure_wrong_rate"), ("recall", "recall"),
     ("false det.", "false_detection_rate"), ("value", "value_accuracy"), ("colour", "colour_accuracy"),
+    ("no-tap photos", "no_tap_images"),
 )
 
 
@@ -685,6 +711,7 @@ def format_table(report: dict[str, Any]) -> str:
         ("colour accuracy", lambda s: _pct(s["colour_accuracy"])),
         ("read right (colour+value)", lambda s: _pct(s["read_right"])),
         ("all dice right, per image", lambda s: _pct(s["all_dice_right_images"])),
+        ("photos needing no tap", lambda s: _pct(s.get("no_tap_images"))),
         ("confident reads", lambda s: str(s["confident_reads"])),
         ("wrong among confident", lambda s: str(s["confident_wrong"])),
         ("unsure share", lambda s: _pct(s["unsure_share"])),
@@ -751,7 +778,9 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     runs = DEFAULT_SPEED_RUNS if args.speed_runs is None else args.speed_runs
     sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
     reader = factory(args, None)  # no calibration: the benchmark measures the model
-    report: dict[str, Any] = {"backend": args.backend, "pip_check": not getattr(args, "no_pip_check", False)}
+    cfg = getattr(reader, "config", None)
+    pip_on = bool(cfg is not None and cfg.pip_check and cfg.pip_confirm_from is not None)
+    report: dict[str, Any] = {"backend": args.backend, "pip_check": pip_on, "unsure_below": reader_threshold(reader)}
     if count:
         err.write(f"rendering and reading {count} held-out synthetic scenes (seed {seed}, sizes {sizes})...\n")
         report["synthetic"] = bench_synthetic(reader, count, seed, sizes, progress=err)

@@ -13,6 +13,7 @@ from vision.__main__ import main
 from vision.bench import (
     Tally,
     match_by_centre,
+    match_by_centre_distance,
     match_by_iou,
     read_yolo_labels,
     real_splits,
@@ -319,3 +320,62 @@ def test_a_domain_without_colour_labels_is_scored_on_values_and_counts_for_hands
     assert d["colour_accuracy"] is None and d["value_accuracy"] == 1.0 and d["read_right"] == 1.0
     # every die counts for hands-free; sure means sure of the value (as for the real photos)
     assert d["hands_free"] is not None and d["hands_free"] > 0
+
+
+def test_a_photo_needs_no_tap_only_when_every_game_die_is_sure_and_right_and_nothing_else_is_read() -> None:
+    truths = [T("red", 3, (0, 0, 20, 20)), T("blue", 2, (40, 0, 20, 20)), T("green", 6, (300, 0, 20, 20), partial=True)]
+    right = [die("red", 3, (0, 0, 20, 20)), die("blue", 2, (40, 0, 20, 20))]
+    cases = [
+        (right, True),
+        (right + [die("green", 6, (300, 0, 20, 20))], True),  # on the partly framed die: not scored
+        (right[:1], False),  # a die missed
+        (right[:1] + [die("blue", 2, (40, 0, 20, 20), unsure=True)], False),  # right but unsure: a tap
+        (right[:1] + [die("blue", 5, (40, 0, 20, 20))], False),  # sure and wrong
+        (right + [die("yellow", 1, (200, 200, 20, 20), unsure=True)], False),  # a chip on no die
+    ]
+    for dice, no_tap in cases:
+        t = Tally()
+        score_synthetic_image(t, dice, truths, match=match_by_centre_distance)
+        assert t.summary()["no_tap_images"] == (1.0 if no_tap else 0.0), dice
+    # another game's die: its right read ("unknown") is a chip to remove; unread, it costs nothing
+    other = T("other", 4, (100, 0, 20, 20))
+    t = Tally()
+    score_synthetic_image(t, right + [die("unknown", 4, (100, 0, 20, 20), unsure=True)], truths[:2] + [other],
+                          match=match_by_centre_distance)
+    score_synthetic_image(t, right, truths[:2] + [other], match=match_by_centre_distance)
+    assert t.summary()["no_tap_images"] == 0.5
+
+
+def test_real_photos_need_no_tap_when_every_value_is_sure_and_right_at_the_reader_threshold() -> None:
+    labels = [(4, 15.0, 15.0), (2, 115.0, 15.0)]
+    white = [Die("unknown", 4, (0, 0, 30, 30), 0.5, True, value_confidence=0.99, det_score=0.9),
+             Die("unknown", 2, (100, 0, 30, 30), 0.5, True, value_confidence=0.93, det_score=0.9)]
+    for unsure_below, no_tap in ((0.90, 1.0), (0.95, 0.0)):
+        t = Tally(unsure_below=unsure_below)
+        score_real_image(t, white, labels)
+        assert t.summary(with_colour=False)["no_tap_images"] == no_tap
+    t = Tally(unsure_below=0.90)
+    score_real_image(t, white + [Die("unknown", 1, (200, 0, 30, 30), 0.2, True, value_confidence=0.3, det_score=0.7)], labels)
+    assert t.summary(with_colour=False)["no_tap_images"] == 0.0  # an extra chip on no die
+
+
+def test_the_bench_threshold_can_be_set_for_a_comparison(tmp_path, monkeypatch) -> None:
+    from vision.__main__ import default_reader_factory
+
+    made = []
+
+    def from_files(**kw):
+        made.append(kw["config"])
+        return DiceReader(FakeDiceModel(), config=kw["config"])
+
+    monkeypatch.setattr(DiceReader, "from_files", staticmethod(from_files))
+    argv = ["bench", "--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0"]
+    for extra, want in (([], None), (["--unsure-below", "0.97"], 0.97)):
+        out = io.StringIO()
+        assert main(argv + extra, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
+        from vision.config import DEFAULT_READER
+        assert json.loads(out.getvalue())["unsure_below"] == (want or DEFAULT_READER.unsure_below)
+        assert made[-1].unsure_below == (want or DEFAULT_READER.unsure_below)
+    err = io.StringIO()
+    assert main(argv + ["--unsure-below", "1.5"], reader_factory=default_reader_factory, out=io.StringIO(), err=err) != 0
+    assert "--unsure-below" in err.getvalue()

@@ -14,6 +14,9 @@ from vision.pips import FACE_LAYOUTS, count_pips, face_fit
 from vision.reader import DiceReader, decide
 from vision_testutil import NOMINAL_BGR, PIPS, FakeRawDie
 
+# the pip check is off by default from model v16 (vision.config); these tests switch it on
+PIP_ON = dataclasses.replace(DEFAULT_READER, pip_check=True)
+
 DIE = 80
 
 
@@ -126,25 +129,37 @@ class Scripted:
 
 def test_an_agreeing_pip_count_makes_a_near_sure_read_sure() -> None:
     img, box = drawn_die(4)
-    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)])).read(img).dice
+    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)]), config=PIP_ON).read(img).dice
     assert d.value == 4 and d.pip_confirmed and not d.unsure
     assert d.value_confidence == pytest.approx(1 - 0.2 * DEFAULT_READER.pip_doubt_factor)
 
 
+def test_the_shipped_reader_does_not_count_pips(monkeypatch) -> None:
+    """Off from v16 (models/README.md): the same read stays as the model made it, and the
+    counter is never run."""
+    calls = []
+    monkeypatch.setattr(reader_mod, "count_pips", lambda *a, **k: calls.append(a) or None)
+    img, box = drawn_die(4)
+    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)])).read(img).dice
+    assert not DEFAULT_READER.pip_check and not calls
+    assert d.value == 4 and not d.pip_confirmed and d.value_confidence == pytest.approx(0.8)
+
+
 def test_a_disagreeing_count_changes_nothing() -> None:
     img, box = drawn_die(5)
-    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)])).read(img).dice
+    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)]), config=PIP_ON).read(img).dice
     assert d.value == 4 and not d.pip_confirmed and d.unsure
     assert d.value_confidence == pytest.approx(0.8)
 
 
 @pytest.mark.parametrize("change", [
+    dict(pip_check=False),         # switched off (the default from v16)
     dict(pip_confirm_from=None),   # switched off
     dict(pip_confirm_from=0.85),   # the model's value probability is below the floor
 ])
 def test_the_check_follows_the_config(change) -> None:
     img, box = drawn_die(4)
-    cfg = dataclasses.replace(DEFAULT_READER, **change)
+    cfg = dataclasses.replace(PIP_ON, **change)
     (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)]), config=cfg).read(img).dice
     assert not d.pip_confirmed and d.unsure
 
@@ -152,29 +167,29 @@ def test_the_check_follows_the_config(change) -> None:
 def test_one_or_two_pips_never_confirm() -> None:
     """Any two points fit the two-pip layout: too weak to confirm a value (docs/vision.md)."""
     img, box = drawn_die(2)
-    (d,) = DiceReader(Scripted([raw_for(box, 2, vp=0.8)])).read(img).dice
+    (d,) = DiceReader(Scripted([raw_for(box, 2, vp=0.8)]), config=PIP_ON).read(img).dice
     assert not d.pip_confirmed and d.unsure
-    assert not decide(raw_for(box, 2, vp=0.8), (0, 0, 1, 1), pip_value=2).pip_confirmed
+    assert not decide(raw_for(box, 2, vp=0.8), (0, 0, 1, 1), PIP_ON, pip_value=2).pip_confirmed
 
 
 def test_no_count_when_the_colour_alone_keeps_the_read_unsure(monkeypatch) -> None:
     calls = []
     monkeypatch.setattr(reader_mod, "count_pips", lambda *a, **k: calls.append(a) or None)
     img, box = drawn_die(4)
-    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8, cp=0.6)])).read(img).dice
+    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8, cp=0.6)]), config=PIP_ON).read(img).dice
     assert d.unsure and not calls
-    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.99, cp=0.99)])).read(img).dice
+    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.99, cp=0.99)]), config=PIP_ON).read(img).dice
     assert not d.unsure and not calls  # a sure read is not counted again
 
 
 def test_the_check_never_changes_a_value() -> None:
-    die = decide(raw_for((0, 0, 10, 10), 4, vp=0.5), (0, 0, 10, 10), pip_value=6)
+    die = decide(raw_for((0, 0, 10, 10), 4, vp=0.5), (0, 0, 10, 10), PIP_ON, pip_value=6)
     assert die.value == 4 and not die.pip_confirmed and die.value_confidence == pytest.approx(0.5)
 
 
-def test_the_bench_can_measure_without_the_pip_check(tmp_path, monkeypatch) -> None:
-    """`python -m vision bench --no-pip-check` builds the shipped reader with the check off and
-    says so in its report (the same run can then be compared with and without it)."""
+def test_the_bench_can_measure_with_and_without_the_pip_check(tmp_path, monkeypatch) -> None:
+    """`python -m vision bench` measures the shipped reader (check off from v16); `--pip-check`
+    switches it on and `--no-pip-check` off, and the report says which (for comparisons)."""
     import io
     import json
 
@@ -187,12 +202,12 @@ def test_the_bench_can_measure_without_the_pip_check(tmp_path, monkeypatch) -> N
         return DiceReader(Scripted([]), config=kw["config"])
 
     monkeypatch.setattr(DiceReader, "from_files", staticmethod(from_files))
-    for flag, on in (([], True), (["--no-pip-check"], False)):
+    for flag, on in (([], False), (["--pip-check"], True), (["--no-pip-check"], False)):
         out = io.StringIO()
         argv = ["bench", "--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0", *flag]
         assert main(argv, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
         assert json.loads(out.getvalue())["pip_check"] is on
-        assert (made[-1].pip_confirm_from is not None) is on
+        assert made[-1].pip_check is on
 
 
 def test_a_die_filling_a_big_photo_is_counted() -> None:
