@@ -18,9 +18,9 @@ Decisions (see docs/vision.md):
   surer by ``turned_swap_margin``) and P(value) is multiplied by one minus the other view's
   probability for its own value;
 * the pip check (``vision.pips``; off from model v16, ``ReaderConfig.pip_check``): an unsure
-  read whose value probability is at least ``pip_confirm_from`` is counted again by a plain OpenCV pip counter; when the counter finds the
-  same face (3 pips or more, pattern checked), the value's doubt is multiplied by
-  ``pip_doubt_factor``; it never changes a value;
+  read whose value probability is at least ``pip_confirm_from`` is counted again by a plain
+  OpenCV pip counter; when the counter finds the same face (3 pips or more, pattern checked),
+  the value's doubt is multiplied by ``pip_doubt_factor``; it never changes a value;
 * ``unsure`` when confidence < ``ReaderConfig.unsure_below``, and always for "unknown" colour
   (the read cannot be used without a correction), and for two reads of one colour whose boxes
   overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die behind another).
@@ -287,7 +287,9 @@ class DiceReader:
         """Only an unsure read that a confirmed value could make sure is worth a pip count."""
         cfg = self.config
         lo = cfg.pip_confirm_from
-        if not cfg.pip_check or lo is None or not die.unsure or die.value < cfg.pip_confirm_min or die.value_confidence < lo:
+        if not cfg.pip_check or lo is None or not die.unsure:
+            return False
+        if die.value < cfg.pip_confirm_min or die.value_confidence < lo:
             return False
         # a sure value cannot lift a read whose colour (or detection) alone is unsure; an
         # "unknown" die stays unsure, but its value is still worth confirming (it is shown)

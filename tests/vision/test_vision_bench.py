@@ -355,7 +355,8 @@ def test_real_photos_need_no_tap_when_every_value_is_sure_and_right_at_the_reade
         score_real_image(t, white, labels)
         assert t.summary(with_colour=False)["no_tap_images"] == no_tap
     t = Tally(unsure_below=0.90)
-    score_real_image(t, white + [Die("unknown", 1, (200, 0, 30, 30), 0.2, True, value_confidence=0.3, det_score=0.7)], labels)
+    extra = Die("unknown", 1, (200, 0, 30, 30), 0.2, True, value_confidence=0.3, det_score=0.7)
+    score_real_image(t, white + [extra], labels)
     assert t.summary(with_colour=False)["no_tap_images"] == 0.0  # an extra chip on no die
 
 
@@ -370,12 +371,13 @@ def test_the_bench_threshold_can_be_set_for_a_comparison(tmp_path, monkeypatch) 
 
     monkeypatch.setattr(DiceReader, "from_files", staticmethod(from_files))
     argv = ["bench", "--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0"]
-    for extra, want in (([], None), (["--unsure-below", "0.97"], 0.97)):
+    from vision.config import DEFAULT_READER
+
+    for extra, want in (([], DEFAULT_READER.unsure_below), (["--unsure-below", "0.97"], 0.97)):
         out = io.StringIO()
         assert main(argv + extra, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
-        from vision.config import DEFAULT_READER
-        assert json.loads(out.getvalue())["unsure_below"] == (want or DEFAULT_READER.unsure_below)
-        assert made[-1].unsure_below == (want or DEFAULT_READER.unsure_below)
+        assert json.loads(out.getvalue())["unsure_below"] == want and made[-1].unsure_below == want
     err = io.StringIO()
-    assert main(argv + ["--unsure-below", "1.5"], reader_factory=default_reader_factory, out=io.StringIO(), err=err) != 0
+    bad = argv + ["--unsure-below", "1.5"]
+    assert main(bad, reader_factory=default_reader_factory, out=io.StringIO(), err=err) != 0
     assert "--unsure-below" in err.getvalue()

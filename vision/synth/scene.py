@@ -87,9 +87,9 @@ class SceneOptions:
                                                  # straight down (else 0-45): more slanted top faces
     jpeg: bool = True
     coloured_other_rate: float = 0.0             # random style: chance an "other" die has a body of a
-                                                 # game colour's family and black or gold pips (another
-                                                 # game's coloured die; 0 draws nothing, so seeds keep
-                                                 # their scenes)
+                                                 # game colour's family and black, brown or gold pips
+                                                 # (another game's coloured die; 0 draws nothing, so
+                                                 # seeds keep their scenes)
     style: str = "classic"                       # "classic": the v1-v9 look (the tuning and held-out
                                                  # seeds of docs/vision-model.md); "random": domain
                                                  # randomisation (pip size/shape/colour, body shades,
