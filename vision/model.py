@@ -69,8 +69,9 @@ class ModelConfig:
     peak_threshold: float = 0.2          # heatmap peaks below this are not candidates
     peak_window: int = 3                 # local-maximum window (cells) on the heatmap
     max_candidates: int = 60             # at most this many peaks go to the classifier
-    min_det_score: float = 0.6           # final det_score below this: not a die, dropped (v4: 0.3 -> 0.55;
-                                         # v10: 0.6, chosen on the Blender tuning set, models/README.md)
+    min_det_score: float = 0.65          # final det_score below this: not a die, dropped (v4: 0.3 -> 0.55;
+                                         # v10: 0.6, chosen on the Blender tuning set; v16: 0.65, by the same
+                                         # rule on the LuxCore pool, models/README.md)
     nms_iou: float = 0.45                # overlapping candidates above this IoU: keep the best
     contained_frac: float = 0.75         # a candidate this much inside a better one is a side face, dropped
     edge_min_aspect: float = 0.5         # a box cut by the image border with short/long side below
