@@ -136,10 +136,12 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
 
     from vision.config import DEFAULT_READER
 
+    from vision.config import PIP_CONFIRM_FROM
+
     config = DEFAULT_READER
     pip_check = getattr(args, "pip_check", None)
     if pip_check is not None:
-        config = replace(config, pip_check=pip_check)
+        config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
     unsure_below = getattr(args, "unsure_below", None)
     if unsure_below is not None:
         if not 0.0 <= unsure_below <= 1.0:

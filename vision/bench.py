@@ -150,7 +150,7 @@ class Tally:
     # (no false detection, no read on another game's die: each would be a chip to remove or fix)
     images_no_tap: int = 0
     # the reader's ``unsure_below`` (value-only sets decide "sure" on the value alone with it)
-    unsure_below: float = field(default_factory=lambda: _default_unsure_below())
+    unsure_below: float = field(default_factory=lambda: _default_unsure_below())  # defined below
     ms: list[float] = field(default_factory=list)
     wrong_confident_examples: list[dict] = field(default_factory=list)
     # (confidence, right) of every scored prediction: the data to choose ``unsure_below``
@@ -302,11 +302,10 @@ def _default_unsure_below() -> float:
     return DEFAULT_READER.unsure_below
 
 
-def _value_unsure(d: Any, unsure_below: float | None = None) -> bool:
+def _value_unsure(d: Any, unsure_below: float) -> bool:
     """For value-only data (white dice are colour "unknown", hence always ``unsure``): would the
-    read be unsure on its value and detection alone (at ``unsure_below``, default the shipped
-    reader's)?"""
-    return _value_confidence(d) < (_default_unsure_below() if unsure_below is None else unsure_below)
+    read be unsure on its value and detection alone, at the reader's ``unsure_below``?"""
+    return _value_confidence(d) < unsure_below
 
 
 def reader_threshold(reader: Any) -> float:
@@ -779,7 +778,7 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
     reader = factory(args, None)  # no calibration: the benchmark measures the model
     cfg = getattr(reader, "config", None)
-    pip_on = bool(cfg is not None and cfg.pip_check and cfg.pip_confirm_from is not None)
+    pip_on = cfg is not None and cfg.pip_confirm_from is not None
     report: dict[str, Any] = {"backend": args.backend, "pip_check": pip_on, "unsure_below": reader_threshold(reader)}
     if count:
         err.write(f"rendering and reading {count} held-out synthetic scenes (seed {seed}, sizes {sizes})...\n")

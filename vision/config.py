@@ -66,6 +66,10 @@ class ImageLimits:
     min_side: int = 16
 
 
+# The pip check's floor on the model's value probability, chosen with v10 (ReaderConfig.pip_confirm_from).
+PIP_CONFIRM_FROM = 0.4
+
+
 @dataclass(frozen=True)
 class ReaderConfig:
     """Decisions taken on the model's raw output."""
@@ -108,18 +112,18 @@ class ReaderConfig:
     # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
     # half hidden; either way worth a look. None = off.
     same_colour_unsure_iou: float | None = 0.3
-    # The pip check (vision.pips, docs/vision.md), used when ``pip_check`` is on: an unsure read
-    # whose value probability is at least ``pip_confirm_from`` is looked at again by a plain
+    # The pip check (vision.pips, docs/vision.md), on when ``pip_confirm_from`` is set: an unsure
+    # read whose value probability is at least ``pip_confirm_from`` is looked at again by a plain
     # OpenCV pip counter; when the counter finds the same face, checked by its pattern
     # (``pip_confirm_min`` pips or more: 1 and 2 pips fit any layout), the value's doubt
     # (1 - P(value)) is multiplied by ``pip_doubt_factor``. It only confirms: a count that
     # disagrees, or no count, changes nothing. The gates were chosen on the Blender tuning set with
-    # the Blender-free model v10; models v11-v15 used it. Off from v16: on the LuxCore pool it
-    # confirmed side faces of steep views (a 6 or 5 read as the 3 on its side), and the calibration
-    # rule gives v16 more sure and right reads without it (577 against 308 of 906; models/README.md,
-    # v16). ``python -m vision bench --pip-check`` measures with it. None = off as well.
-    pip_check: bool = False
-    pip_confirm_from: float | None = 0.4
+    # the Blender-free model v10 (``pip_confirm_from`` = ``PIP_CONFIRM_FROM``); models v11-v15 used
+    # it. Off (None) from v16: on the LuxCore pool it confirmed side faces of steep views (a 6 or 5
+    # read as the 3 on its side), and the calibration rule gives v16 more sure and right reads
+    # without it (577 against 308 of 906; models/README.md, v16). ``python -m vision bench
+    # --pip-check`` measures with it (``PIP_CONFIRM_FROM``).
+    pip_confirm_from: float | None = None
     pip_doubt_factor: float = 0.05
     pip_confirm_min: int = 3
 

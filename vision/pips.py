@@ -15,7 +15,7 @@ geometry rather than learned from the same images, so when the two agree on a re
 model alone held just below sure, the read is very likely right. The rule that uses it
 (``vision.reader.decide``, ``ReaderConfig.pip_confirm_from``) was chosen on the Blender tuning
 set with the Blender-free model v10 (models/README.md). The shipped reader does not use it from
-model v16 (``ReaderConfig.pip_check``): on LuxCore scenes it confirmed the 3 on the side face of
+model v16 (``ReaderConfig.pip_confirm_from`` is None): on LuxCore scenes it confirmed the 3 on the side face of
 steeply seen dice, which a count of blobs cannot tell from the top face.
 """
 

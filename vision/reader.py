@@ -17,7 +17,7 @@ Decisions (see docs/vision.md):
   probability >= ``turned_doubt_from``, the surer view's value is kept (the turned one only when
   surer by ``turned_swap_margin``) and P(value) is multiplied by one minus the other view's
   probability for its own value;
-* the pip check (``vision.pips``; off from model v16, ``ReaderConfig.pip_check``): an unsure
+* the pip check (``vision.pips``; off from model v16: ``pip_confirm_from`` None): an unsure
   read whose value probability is at least ``pip_confirm_from`` is counted again by a plain
   OpenCV pip counter; when the counter finds the same face (3 pips or more, pattern checked),
   the value's doubt is multiplied by ``pip_doubt_factor``; it never changes a value;
@@ -173,7 +173,7 @@ def decide(
                 vi, value_conf = ti, float(turned_p[ti] * (1.0 - value_p[vi]))
             else:
                 value_conf *= 1.0 - float(turned_p[ti])
-    confirmed = (config.pip_check and config.pip_confirm_from is not None and pip_value is not None
+    confirmed = (config.pip_confirm_from is not None and pip_value is not None
                  and pip_value >= config.pip_confirm_min and pip_value == vi + 1
                  and value_conf >= config.pip_confirm_from)
     if confirmed:
@@ -287,9 +287,7 @@ class DiceReader:
         """Only an unsure read that a confirmed value could make sure is worth a pip count."""
         cfg = self.config
         lo = cfg.pip_confirm_from
-        if not cfg.pip_check or lo is None or not die.unsure:
-            return False
-        if die.value < cfg.pip_confirm_min or die.value_confidence < lo:
+        if lo is None or not die.unsure or die.value < cfg.pip_confirm_min or die.value_confidence < lo:
             return False
         # a sure value cannot lift a read whose colour (or detection) alone is unsure; an
         # "unknown" die stays unsure, but its value is still worth confirming (it is shown)

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import vision.reader as reader_mod
-from vision.config import DEFAULT_READER
+from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
 from vision.pips import FACE_LAYOUTS, count_pips, face_fit
 from vision.reader import DiceReader, decide
 from vision_testutil import NOMINAL_BGR, PIPS, FakeRawDie
 
 # the pip check is off by default from model v16 (vision.config); these tests switch it on
-PIP_ON = dataclasses.replace(DEFAULT_READER, pip_check=True)
+PIP_ON = dataclasses.replace(DEFAULT_READER, pip_confirm_from=PIP_CONFIRM_FROM)
 
 DIE = 80
 
@@ -141,7 +141,7 @@ def test_the_shipped_reader_does_not_count_pips(monkeypatch) -> None:
     monkeypatch.setattr(reader_mod, "count_pips", lambda *a, **k: calls.append(a) or None)
     img, box = drawn_die(4)
     (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)])).read(img).dice
-    assert not DEFAULT_READER.pip_check and not calls
+    assert DEFAULT_READER.pip_confirm_from is None and not calls
     assert d.value == 4 and not d.pip_confirmed and d.value_confidence == pytest.approx(0.8)
 
 
@@ -153,8 +153,7 @@ def test_a_disagreeing_count_changes_nothing() -> None:
 
 
 @pytest.mark.parametrize("change", [
-    dict(pip_check=False),         # switched off (the default from v16)
-    dict(pip_confirm_from=None),   # switched off
+    dict(pip_confirm_from=None),   # switched off (the default from v16)
     dict(pip_confirm_from=0.85),   # the model's value probability is below the floor
 ])
 def test_the_check_follows_the_config(change) -> None:
@@ -207,7 +206,7 @@ def test_the_bench_can_measure_with_and_without_the_pip_check(tmp_path, monkeypa
         argv = ["bench", "--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0", *flag]
         assert main(argv, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
         assert json.loads(out.getvalue())["pip_check"] is on
-        assert made[-1].pip_check is on
+        assert (made[-1].pip_confirm_from == PIP_CONFIRM_FROM) is on
 
 
 def test_a_die_filling_a_big_photo_is_counted() -> None:

@@ -22,7 +22,7 @@ def _render(args: argparse.Namespace) -> int:
 
     render.set_threads(args.threads)
     return render_sampled(args, "mts", f"mitsuba {render.mitsuba_version()} scalar_rgb path tracer",
-                          g.sample_scene, lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp)[0])
+                          g.sample_scene, lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp))
 
 
 def _options(r: argparse.ArgumentParser) -> None:

@@ -183,8 +183,8 @@ def develop(linear: np.ndarray, post: dict[str, Any], rng: np.random.Generator) 
     return np.ascontiguousarray(out[..., ::-1])
 
 
-def render_scene(scene: dict[str, Any], jpg: Path, spp: int = 32) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Render ``scene`` to ``jpg``; returns the truth of every die in the frame, and facts."""
+def render_scene(scene: dict[str, Any], jpg: Path, spp: int = 32) -> list[dict[str, Any]]:
+    """Render ``scene`` to ``jpg``; returns the truth of every die in the frame."""
     with tempfile.TemporaryDirectory(prefix="mts_") as tmp:
         desc, meshes = build(scene, Path(tmp), spp)
         sc = mi.load_dict(desc)
@@ -201,4 +201,4 @@ def render_scene(scene: dict[str, Any], jpg: Path, spp: int = 32) -> tuple[list[
         t = g.die_truth(die, mesh, cam, scene["width"], scene["height"], scene["fov"])
         if t is not None:
             truths.append(t)
-    return truths, {"spp": spp}
+    return truths
