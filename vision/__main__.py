@@ -134,9 +134,7 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
         raise CliError("error: --threads must be at least 1")
     from dataclasses import replace
 
-    from vision.config import DEFAULT_READER
-
-    from vision.config import PIP_CONFIRM_FROM
+    from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
 
     config = DEFAULT_READER
     pip_check = getattr(args, "pip_check", None)
