@@ -108,6 +108,10 @@ class ReaderConfig:
     # by one minus the other view's probability for ITS value.
     turned_doubt_from: float = 0.7
     turned_swap_margin: float = 0.2
+    # Where the turned view may doubt: only a die whose box centre lies at or below this share
+    # of the image height (RawDie.centre_y_share; 0 = top, 1 = bottom). Above it, in the rest of
+    # the turned band, the turned view can only swap the value. None = doubt wherever turned.
+    turned_doubt_low: float | None = None
     # Two reads of the same colour whose boxes overlap by at least this IoU are both unsure: one
     # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
     # half hidden; either way worth a look. None = off.

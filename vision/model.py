@@ -46,6 +46,8 @@ class RawDie:
     # the value probabilities of the crop turned 180 degrees (the nadir check,
     # ModelConfig.turned_check_from); None where the crop was not turned
     turned_value_probs: tuple[float, ...] | None = None
+    # the box centre's height in the image, as a share of the image height (0 top, 1 bottom)
+    centre_y_share: float | None = None
 
     @property
     def value(self) -> int:
@@ -419,5 +421,6 @@ class DiceModel:
                               value_probs=tuple(float(p) for p in v),
                               colour_probs=tuple(float(p) for p in c),
                               body_colour_lab=body_colour_lab(crop, self.config.lab_core),
-                              turned_value_probs=tuple(float(p) for p in tv) if was_turned else None))
+                              turned_value_probs=tuple(float(p) for p in tv) if was_turned else None,
+                              centre_y_share=float(box[1] + box[3] / 2) / height))
         return drop_same_read(out, self.config.same_read_iou)   # best first

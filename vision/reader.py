@@ -62,6 +62,8 @@ class RawDieLike(Protocol):
     body_colour_lab: tuple[float, float, float]
     # optional: value probabilities of the crop turned 180 degrees (absent or None: not checked)
     # turned_value_probs: Sequence[float] | None
+    # optional: the box centre's share of the image height (absent or None: not known)
+    # centre_y_share: float | None
 
 
 class DiceModelLike(Protocol):
@@ -145,6 +147,13 @@ def detection_factor(det_score: float, config: ReaderConfig = DEFAULT_READER) ->
     return min(1.0, det_score / config.det_confident_at) if config.det_confident_at > 0 else 1.0
 
 
+def _turned_may_doubt(raw: RawDieLike, config: ReaderConfig) -> bool:
+    """The turned view doubts a read only low enough in the image (``turned_doubt_low``)."""
+    low = config.turned_doubt_low
+    y = getattr(raw, "centre_y_share", None)
+    return low is None or y is None or float(y) >= low
+
+
 def decide(
     raw: RawDieLike,
     box: tuple[int, int, int, int],
@@ -171,7 +180,7 @@ def decide(
         if ti != vi and turned_p[ti] >= config.turned_doubt_from:
             if turned_p[ti] >= value_p[vi] + config.turned_swap_margin:
                 vi, value_conf = ti, float(turned_p[ti] * (1.0 - value_p[vi]))
-            else:
+            elif _turned_may_doubt(raw, config):
                 value_conf *= 1.0 - float(turned_p[ti])
     confirmed = (config.pip_confirm_from is not None and pip_value is not None
                  and pip_value >= config.pip_confirm_min and pip_value == vi + 1

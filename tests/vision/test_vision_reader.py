@@ -154,6 +154,24 @@ def test_a_much_surer_turned_view_gives_the_value_but_never_a_sure_read() -> Non
     assert decide(r, (0, 0, 1, 1), ReaderConfig(turned_swap_margin=0.1)).value == 5
 
 
+def test_turned_doubt_low_limits_the_doubt_but_not_the_swap() -> None:
+    cfg = ReaderConfig(turned_doubt_low=0.8)
+    doubted = dataclasses.replace(raw(value=3, vp=0.98, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.99))
+    # in the band above turned_doubt_low the contradiction no longer doubts the read ...
+    assert not decide(dataclasses.replace(doubted, centre_y_share=0.75), (0, 0, 1, 1), cfg).unsure
+    # ... at or below it, it does, as it does wherever the height is not known
+    for y in (0.8, 0.95, None):
+        assert decide(dataclasses.replace(doubted, centre_y_share=y), (0, 0, 1, 1), cfg).unsure
+    # the swap acts in the whole turned band
+    swapped = dataclasses.replace(raw(value=3, vp=0.6, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.95),
+                                  centre_y_share=0.75)
+    die = decide(swapped, (0, 0, 1, 1), cfg)
+    assert die.value == 5 and die.unsure
+    # without the setting the height changes nothing
+    off = ReaderConfig(turned_doubt_low=None)
+    assert decide(dataclasses.replace(doubted, centre_y_share=0.75), (0, 0, 1, 1), off).unsure
+
+
 def test_turned_doubt_threshold_comes_from_config() -> None:
     r = dataclasses.replace(raw(value=3, vp=0.98, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.65))
     assert not decide(r, (0, 0, 1, 1)).unsure

@@ -127,6 +127,7 @@ class FakeRawDie:
     colour_probs: tuple[float, ...]
     body_colour_lab: tuple[float, float, float]
     turned_value_probs: tuple[float, ...] | None = None
+    centre_y_share: float | None = None
 
 
 class FakeDiceModel:

@@ -247,6 +247,7 @@ def test_nadir_check_turns_only_the_crops_low_in_the_image_in_the_same_call():
     raws = sorted(model.read(img), key=lambda r: r.box[1])
     assert [r.value for r in raws] == [3, 3]
     assert raws[0].turned_value_probs is None
+    assert [r.centre_y_share for r in raws] == pytest.approx([100 / 480, 380 / 480], abs=0.01)
     # turned 180 degrees the lit part is at the bottom: no longer value 3
     assert int(np.argmax(raws[1].turned_value_probs)) + 1 != 3
     assert cls.batches == [5]   # two views of both crops and the low one turned, one call

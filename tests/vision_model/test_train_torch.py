@@ -143,3 +143,45 @@ def test_stop_after_ends_a_run_early_on_its_own_schedule(tmp_path):
         with pytest.raises(ValueError, match="stop_after"):
             train_classifier(sets, epochs=3, out=tmp_path / "d.pt", stop_after=bad)
     assert not (tmp_path / "d.pt").exists()
+
+
+def test_widened_classifier_computes_what_the_narrow_one_does():
+    from vision.train.nets import Classifier, classifier_width, widen_classifier
+    torch.manual_seed(3)
+    narrow = Classifier().eval()
+    for m in narrow.modules():   # BatchNorm statistics that are not the identity
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.2, 0.2)
+            m.running_var.uniform_(0.5, 2.0)
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.1, 0.1)
+    x = torch.rand(4, 3, 64, 64)
+    wide = widen_classifier(narrow, 1.5, noise=0.0).eval()
+    assert classifier_width(wide.state_dict()) == 1.5
+    assert sum(p.numel() for p in wide.parameters()) > 2 * sum(p.numel() for p in narrow.parameters())
+    for a, b in zip(narrow(x), wide(x)):
+        assert torch.allclose(a, b, atol=1e-5)
+    noisy = widen_classifier(narrow, 1.5, noise=0.02, seed=1).eval()
+    assert not torch.equal(noisy.body[0][0].weight, wide.body[0][0].weight)
+    assert (noisy(x)[0] - narrow(x)[0]).abs().max() < 0.05
+    with pytest.raises(ValueError, match="not wider"):
+        widen_classifier(wide, 1.0)
+
+
+def test_a_classifier_run_widens_its_init_and_exports_at_the_new_width(tmp_path):
+    from vision.train.__main__ import main as train_main
+    from vision.train.train import train_classifier
+    rng = np.random.default_rng(5)
+    sets = [{"crops": _crops(256, 5), "value": rng.integers(0, 6, 256), "colour": rng.integers(0, 6, 256),
+             "die": np.ones(256, np.float32)}]
+    narrow = tmp_path / "narrow.pt"
+    torch.save(Classifier().state_dict(), narrow)
+    train_classifier(sets, epochs=1, out=tmp_path / "wide.pt", batch=128, lr=1e-3, init=narrow, width=1.25,
+                     log=lambda *_: None)
+    state = torch.load(tmp_path / "wide.pt")
+    assert state["body.0.0.weight"].shape[0] == 30 and state["fc.weight"].shape[1] == 120 * 16
+    train_main(["export", "--detector", str(DEFAULT_MODEL_DIR / "dice_detector.onnx"),
+                "--classifier", str(tmp_path / "wide.pt"), "--out", str(tmp_path / "m")])
+    rt = create_runtime(str(tmp_path / "m" / "dice_classifier.onnx"), backend="onnxruntime", threads=1)
+    outs = rt.run({"crops": _as_input(_crops(3)).numpy()})
+    assert np.asarray(outs["value_probs"]).shape == (3, 6) and np.asarray(outs["colour_probs"]).shape == (3, 6)

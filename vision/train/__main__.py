@@ -58,7 +58,7 @@ def cmd_classifier(a):
         for _ in range(a.real_repeat):
             sets.append({k: d[k] for k in ("crops", "value", "colour", "die")})
     train_classifier(sets, a.epochs, a.out, seed=a.seed, lr=a.lr, init=a.init, log=log, upright=a.upright,
-                     ema_decay=a.ema, stop_after=a.stop_after, photo=a.photo_aug)
+                     ema_decay=a.ema, stop_after=a.stop_after, photo=a.photo_aug, width=a.width)
 
 
 def cmd_real_crops(a):
@@ -92,7 +92,7 @@ def cmd_export(a):
     as it is: e.g. a round that retrains only the classifier keeps the shipped detector)."""
     import shutil
     from .export import export_classifier, export_detector
-    from .nets import Classifier, Detector
+    from .nets import Classifier, Detector, classifier_width
     a.out.mkdir(parents=True, exist_ok=True)
     diffs = {}
     for name, src, net, fn in (("detector", a.detector, Detector, export_detector),
@@ -103,8 +103,9 @@ def cmd_export(a):
                 shutil.copyfile(src, dst)
             diffs[name] = f"copied {src}"
             continue
-        model = net()
-        model.load_state_dict(torch.load(src))
+        state = torch.load(src)
+        model = net(classifier_width(state)) if net is Classifier else net()
+        model.load_state_dict(state)
         diffs[name] = fn(model, dst)
     log(json.dumps({"max_abs_diff_onnxruntime_vs_torch": diffs}))
 
@@ -163,6 +164,8 @@ def main(argv=None):
                            help="no 90-degree turns in the augmentation (keeps the image's up: v5)")
             p.add_argument("--photo-aug", action="store_true",
                            help="also lose resolution, blur, add noise and a contrast curve (issue 16)")
+            p.add_argument("--width", type=float, default=None,
+                           help="channel width factor (default: --init's, else 1); a narrower --init is widened")
         p.set_defaults(fn=fn)
     p = sub.add_parser("real-crops", help="classifier crops from the real photos' train split")
     p.add_argument("--split", default="train")

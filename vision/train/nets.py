@@ -88,3 +88,48 @@ def focal_loss(pred_logits, target):
     neg_loss = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
     n = pos.sum().clamp(min=1)
     return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+def classifier_width(state: dict) -> float:
+    """The ``width`` a Classifier state dict was built with (from its first layer's channels)."""
+    return state["body.0.0.weight"].shape[0] / 24
+
+
+def widen_classifier(model: Classifier, width: float, noise: float = 0.02, seed: int = 0) -> Classifier:
+    """A wider Classifier that computes what ``model`` computes (Net2WiderNet, Chen et al. 2016):
+    each new channel copies a random old one (its filter and BatchNorm), and the next layer's
+    weights on every copy of a channel are divided by the number of copies. ``noise`` (a share
+    of each copied filter's spread) is added to the copies' filters so that training can tell
+    them apart; with ``noise`` 0 the outputs are the same to rounding."""
+    wide = Classifier(width)
+    gen = torch.Generator().manual_seed(seed)
+    old_convs = [blk[0] for blk in model.body]
+    new_convs = [blk[0] for blk in wide.body]
+    if [c.in_channels for c in new_convs][0] != 3 or any(
+            n.out_channels < o.out_channels for o, n in zip(old_convs, new_convs)):
+        raise ValueError(f"width {width} is not wider than the model's {old_convs[0].out_channels / 24}")
+    prev_map = torch.arange(3)
+    prev_count = torch.ones(3)
+    with torch.no_grad():
+        for ob, nb in zip(model.body, wide.body):
+            oc, ncv, obn, nbn = ob[0], nb[0], ob[1], nb[1]
+            n_old, n_new = oc.out_channels, ncv.out_channels
+            extra = torch.randint(0, n_old, (n_new - n_old,), generator=gen)
+            out_map = torch.cat([torch.arange(n_old), extra])
+            count = torch.bincount(out_map, minlength=n_old).float()
+            w = oc.weight[:, prev_map] / prev_count[prev_map].view(1, -1, 1, 1)
+            w = w[out_map].clone()
+            if noise > 0 and n_new > n_old:
+                spread = w[n_old:].flatten(1).std(1).view(-1, 1, 1, 1)
+                w[n_old:] += noise * spread * torch.randn(w[n_old:].shape, generator=gen)
+            ncv.weight.copy_(w)
+            for name in ("weight", "bias", "running_mean", "running_var"):
+                getattr(nbn, name).copy_(getattr(obn, name)[out_map])
+            nbn.num_batches_tracked.copy_(obn.num_batches_tracked)
+            prev_map, prev_count = out_map, count
+        area = model.fc.in_features // old_convs[-1].out_channels   # 4 x 4 positions per channel
+        cols = (prev_map.view(-1, 1) * area + torch.arange(area).view(1, -1)).reshape(-1)
+        scale = prev_count[prev_map].repeat_interleave(area)
+        wide.fc.weight.copy_(model.fc.weight[:, cols] / scale.view(1, -1))
+        wide.fc.bias.copy_(model.fc.bias)
+    return wide.train(model.training)

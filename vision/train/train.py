@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 from .data import DET_SIZE, STRIDE, det_targets, load_cache, mirror_half
-from .nets import Classifier, Detector, focal_loss
+from .nets import Classifier, Detector, classifier_width, focal_loss, widen_classifier
 
 
 class Ema:
@@ -43,6 +43,21 @@ def load_init(model, init: Path | None, calib_batches):
         recalibrate_batchnorm(model, calib_batches())
     else:
         model.load_state_dict(torch.load(init, map_location="cpu"))
+    return model
+
+
+def _classifier_init(init: Path | None, calib_batches, width: float | None, seed: int) -> Classifier:
+    """The classifier to train: ``init``'s (a .pt of any width, or an .onnx of width 1), widened
+    to ``width`` when that is wider; a new one of ``width`` without ``init``."""
+    if init is not None and Path(init).suffix != ".onnx":
+        state = torch.load(init, map_location="cpu")
+        model = Classifier(classifier_width(state))
+        model.load_state_dict(state)
+    else:
+        model = load_init(Classifier(1.0 if init is not None or width is None else width), init, calib_batches)
+    have = classifier_width(model.state_dict())
+    if width is not None and width != have:
+        model = widen_classifier(model, width, seed=seed)
     return model
 
 
@@ -220,9 +235,10 @@ def classifier_loss(model, batch: dict, gen, upright=True, photo=False):
 
 def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: Path | None = None, log=print,
                      upright=False, ema_decay: float | None = None, stop_after: int | None = None,
-                     photo=False):
+                     photo=False, width: float | None = None):
     """``sets``: list of dicts with crops (uint8 NxSxSx3), value, colour, die arrays. Saves
-    (and stops) like ``train_detector``; ``photo``: ``_augment_photo`` on every batch."""
+    (and stops) like ``train_detector``; ``photo``: ``_augment_photo`` on every batch; ``width``:
+    the network's width (a narrower ``init`` is widened to it, ``nets.widen_classifier``)."""
     run_epochs = _epochs_run(epochs, stop_after)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -235,7 +251,7 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
         sel = np.linspace(0, len(crops) - 1, min(len(crops), 1024)).astype(int)
         x = torch.from_numpy(crops[sel]).permute(0, 3, 1, 2).float() / 255
         return [x[k:k + 256] for k in range(0, len(x), 256)]
-    model = load_init(Classifier(), init, calib)
+    model = _classifier_init(init, calib, width, seed)
     ema = Ema(model, ema_decay) if ema_decay else None
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     nb = len(crops) // batch
