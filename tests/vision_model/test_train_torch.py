@@ -177,8 +177,8 @@ def test_a_classifier_run_widens_its_init_and_exports_at_the_new_width(tmp_path)
     narrow = tmp_path / "narrow.pt"
     torch.save(Classifier().state_dict(), narrow)
     train_classifier(sets, epochs=1, out=tmp_path / "wide.pt", batch=128, lr=1e-3, init=narrow, width=1.25,
-                     log=lambda *_: None)
-    state = torch.load(tmp_path / "wide.pt")
+                     log=lambda *_: None, ema_decay=0.9)
+    state = torch.load(tmp_path / "wide_ema.pt")
     assert state["body.0.0.weight"].shape[0] == 30 and state["fc.weight"].shape[1] == 120 * 16
     train_main(["export", "--detector", str(DEFAULT_MODEL_DIR / "dice_detector.onnx"),
                 "--classifier", str(tmp_path / "wide.pt"), "--out", str(tmp_path / "m")])

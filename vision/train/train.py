@@ -1,6 +1,8 @@
 """Training loops for the detector and the classifier (torch, CPU-friendly)."""
 from __future__ import annotations
 
+import copy
+
 import time
 from pathlib import Path
 
@@ -17,9 +19,7 @@ class Ema:
 
     def __init__(self, model, decay):
         self.decay = decay
-        self.model = type(model)()
-        self.model.load_state_dict(model.state_dict())
-        self.model.to(next(model.parameters()).device).eval()
+        self.model = copy.deepcopy(model).eval()   # same shape (a widened network too)
 
     @torch.no_grad()
     def update(self, model):
