@@ -110,8 +110,11 @@ class ReaderConfig:
     turned_swap_margin: float = 0.2
     # Where the turned view may doubt: only a die whose box centre lies at or below this share
     # of the image height (RawDie.centre_y_share; 0 = top, 1 = bottom). Above it, in the rest of
-    # the turned band, the turned view can only swap the value. None = doubt wherever turned.
-    turned_doubt_low: float | None = None
+    # the turned band, the turned view can only swap the value. None = doubt wherever turned
+    # (up to 2026-11-26). 0.8 from then: on LuxCore scenes of a renderer the model never saw the
+    # doubt there was mostly wrong (steep views turned show a side face on top); on 230 new
+    # pool scenes 25 more dice sure and right, none fewer right (models/README.md, stop 30).
+    turned_doubt_low: float | None = 0.8
     # Two reads of the same colour whose boxes overlap by at least this IoU are both unsure: one
     # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
     # half hidden; either way worth a look. None = off.
