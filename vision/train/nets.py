@@ -105,8 +105,7 @@ def widen_classifier(model: Classifier, width: float, noise: float = 0.02, seed:
     gen = torch.Generator().manual_seed(seed)
     old_convs = [blk[0] for blk in model.body]
     new_convs = [blk[0] for blk in wide.body]
-    if [c.in_channels for c in new_convs][0] != 3 or any(
-            n.out_channels < o.out_channels for o, n in zip(old_convs, new_convs)):
+    if any(n.out_channels < o.out_channels for o, n in zip(old_convs, new_convs)):
         raise ValueError(f"width {width} is not wider than the model's {old_convs[0].out_channels / 24}")
     prev_map = torch.arange(3)
     prev_count = torch.ones(3)
