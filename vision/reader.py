@@ -15,7 +15,8 @@ Decisions (see docs/vision.md):
 * the nadir check: where the model also read the crop turned 180 degrees
   (``turned_value_probs``, dice low in the frame) and that view reads another value with
   probability >= ``turned_doubt_from``, the surer view's value is kept (the turned one only when
-  surer by ``turned_swap_margin``) and P(value) is multiplied by one minus the other view's
+  surer by ``turned_swap_margin``) and, for a die in the lowest ``turned_doubt_low`` share of
+  the image (``centre_y_share``), P(value) is multiplied by one minus the other view's
   probability for its own value;
 * the pip check (``vision.pips``; off from model v16: ``pip_confirm_from`` None): an unsure
   read whose value probability is at least ``pip_confirm_from`` is counted again by a plain
