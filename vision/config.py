@@ -82,7 +82,8 @@ class ReaderConfig:
     # on LuxCore scenes of a renderer it never trained on (the tuning pool lux-train-889001 to
     # 889004, 1 786 dice, other games' dice counted): 0.85 is the first grid value under 1 %
     # (11 of 1 206, 0.91 %), one step of margin gives 0.88 (9 of 1 165); on the first half of the
-    # pool it gave 0.90; models/README.md, v16.
+    # pool it gave 0.90; models/README.md, v16. Stop 30 (with turned_doubt_low 0.8): the pool grown
+    # by 889011/889012 (2 775 dice) gives 0.88 again (0.85 the first value under 1 %, 16 of 1 919).
     unsure_below: float = 0.88
     # Detector scores at or above this count as "certainly a die"; below it the confidence is
     # scaled down in proportion (dropping weak detections is the model's job, ModelConfig).
