@@ -410,10 +410,12 @@ class DiceModel:
         boxes = [b for b, _ in cands]
         gate = self.config.turned_check_from
         height = image_bgr.shape[0]
-        turned = [gate is not None and b[1] + b[3] / 2 >= gate * height for b in boxes]
+        shares = [float(b[1] + b[3] / 2) / height for b in boxes]   # box centre's height, 0 top .. 1 bottom
+        turned = [gate is not None and y >= gate for y in shares]
         vals, cols, dies, crops, turned_vals = self.classify(image_bgr, boxes, turned)
         out = []
-        for (box, peak), v, c, d, crop, was_turned, tv in zip(cands, vals, cols, dies, crops, turned, turned_vals):
+        for (box, peak), v, c, d, crop, was_turned, tv, y in zip(cands, vals, cols, dies, crops, turned, turned_vals,
+                                                                  shares):
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
             if score < self.config.min_det_score:
                 continue
@@ -422,5 +424,5 @@ class DiceModel:
                               colour_probs=tuple(float(p) for p in c),
                               body_colour_lab=body_colour_lab(crop, self.config.lab_core),
                               turned_value_probs=tuple(float(p) for p in tv) if was_turned else None,
-                              centre_y_share=float(box[1] + box[3] / 2) / height))
+                              centre_y_share=y))
         return drop_same_read(out, self.config.same_read_iou)   # best first

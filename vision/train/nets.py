@@ -53,12 +53,15 @@ class Detector(nn.Module):
         return torch.sigmoid(hm), torch.exp(wh) * WH_SCALE, torch.sigmoid(off)
 
 
+CLASSIFIER_CHANNELS = (24, 32, 48, 64, 96)   # the stages' channels at width 1
+
+
 class Classifier(nn.Module):
     """64x64 crop -> value (6), colour (6: five dice colours + other), is-a-die (1)."""
 
     def __init__(self, width: float = 1.0):
         super().__init__()
-        c = [max(8, int(round(x * width))) for x in (24, 32, 48, 64, 96)]
+        c = [max(8, int(round(x * width))) for x in CLASSIFIER_CHANNELS]
         self.body = nn.Sequential(
             cbr(3, c[0], 2), cbr(c[0], c[1]),            # 32
             cbr(c[1], c[2], 2), cbr(c[2], c[2]),         # 16
@@ -92,7 +95,7 @@ def focal_loss(pred_logits, target):
 
 def classifier_width(state: dict) -> float:
     """The ``width`` a Classifier state dict was built with (from its first layer's channels)."""
-    return state["body.0.0.weight"].shape[0] / 24
+    return state["body.0.0.weight"].shape[0] / CLASSIFIER_CHANNELS[0]
 
 
 def widen_classifier(model: Classifier, width: float, noise: float = 0.02, seed: int = 0) -> Classifier:
@@ -106,7 +109,7 @@ def widen_classifier(model: Classifier, width: float, noise: float = 0.02, seed:
     old_convs = [blk[0] for blk in model.body]
     new_convs = [blk[0] for blk in wide.body]
     if any(n.out_channels < o.out_channels for o, n in zip(old_convs, new_convs)):
-        raise ValueError(f"width {width} is not wider than the model's {old_convs[0].out_channels / 24}")
+        raise ValueError(f"width {width} is not wider than the model's {classifier_width(model.state_dict())}")
     prev_map = torch.arange(3)
     prev_count = torch.ones(3)
     with torch.no_grad():

@@ -48,14 +48,15 @@ def load_init(model, init: Path | None, calib_batches):
 def _classifier_init(init: Path | None, calib_batches, width: float | None, seed: int) -> Classifier:
     """The classifier to train: ``init``'s (a .pt of any width, or an .onnx of width 1), widened
     to ``width`` when that is wider; a new one of ``width`` without ``init``."""
-    if init is not None and Path(init).suffix != ".onnx":
+    if init is None:
+        return Classifier(width or 1.0)
+    if Path(init).suffix == ".onnx":
+        model = load_init(Classifier(), init, calib_batches)   # the shipped networks are width 1
+    else:
         state = torch.load(init, map_location="cpu")
         model = Classifier(classifier_width(state))
         model.load_state_dict(state)
-    else:
-        model = load_init(Classifier(1.0 if init is not None or width is None else width), init, calib_batches)
-    have = classifier_width(model.state_dict())
-    if width is not None and width != have:
+    if width is not None and width != classifier_width(model.state_dict()):
         model = widen_classifier(model, width, seed=seed)
     return model
 
