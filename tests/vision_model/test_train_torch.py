@@ -129,6 +129,43 @@ def test_streaming_trainer_runs_and_saves_on_the_cpu(tmp_path):
     Classifier().load_state_dict(state)
 
 
+def test_streaming_trainer_classifier_alone_with_other_renderers_crops(tmp_path):
+    from vision.train.online import OnlineConfig, save_real_mosaic, train_online
+    from vision.train.stream import StreamOptions, scene_setup
+    n = 12
+    save_real_mosaic(tmp_path / "dom.jpg", _crops(n, seed=2), np.arange(n) % 6, np.arange(n) % 6, np.ones(n), cols=4)
+    stream = StreamOptions(styles=("random", "classic"), steep_shares=(0.2, 0.7), coloured_other_rates=(0.0, 1.0))
+    drawn = {scene_setup(5, i, stream)[1].style for i in range(20)}
+    assert drawn == {"random", "classic"}
+    assert scene_setup(5, 3)[1].style == "classic"                  # the default stream is unchanged
+    cfg = OnlineConfig(out=tmp_path / "run", minutes=3.0, steps=2, device="cpu", workers=1, seed=5,
+                       cls_width=1.25, train_detector=False, save_raw=False, photo_aug=True,
+                       domain=tmp_path / "dom.jpg", domain_share=0.5, cls_batch=8, cls_capacity=500,
+                       min_scenes=2, log_every=1, save_every=10, stream=stream)
+    res = train_online(cfg, log=lambda s: None)
+    assert res["steps"] == 2
+    assert sorted(f.name for f in (tmp_path / "run").iterdir()) == ["cls_ema.pt", "log.json"]
+    Classifier(1.25).load_state_dict(torch.load(tmp_path / "run" / "cls_ema.pt"))
+    with pytest.raises(ValueError, match="no rendered crops"):
+        train_online(OnlineConfig(out=tmp_path / "bad", device="cpu", workers=1, train_detector=False,
+                                  domain=tmp_path / "dom.jpg", domain_share=1.0, cls_batch=8, min_scenes=1),
+                     log=lambda s: None)
+
+
+def test_streaming_trainer_ends_when_its_minutes_went_on_waiting_for_scenes(tmp_path):
+    from vision.train.online import OnlineConfig, train_online
+    cfg = OnlineConfig(out=tmp_path / "run", minutes=0.0001, device="cpu", workers=1, seed=5,
+                       train_detector=False, cls_batch=8, cls_capacity=500, min_scenes=2, save_every=10)
+    import threading
+    done = {}
+    run = threading.Thread(target=lambda: done.update(train_online(cfg, log=lambda s: None)), daemon=True)
+    run.start()
+    run.join(300)   # before: a budget below zero never ran out, and the loop never ended
+    assert not run.is_alive() and "steps" in done
+    log = json.loads((tmp_path / "run" / "log.json").read_text())
+    assert log["tag"] == "final" and (tmp_path / "run" / "cls.pt").is_file()
+
+
 def test_stop_after_ends_a_run_early_on_its_own_schedule(tmp_path):
     from vision.train.train import train_classifier
     n = 256

@@ -75,16 +75,29 @@ def cmd_hard_crops(a):
 def cmd_online(a):
     from dataclasses import fields
     from .online import OnlineConfig, train_online
+    from .stream import StreamOptions
     names = {f.name for f in fields(OnlineConfig)}
-    train_online(OnlineConfig(**{k: v for k, v in vars(a).items() if k in names}), log=log)
+    stream_names = {f.name for f in fields(StreamOptions)}
+    stream = StreamOptions(**{k: tuple(v) for k, v in vars(a).items() if k in stream_names and v is not None})
+    train_online(OnlineConfig(**{k: v for k, v in vars(a).items() if k in names}, stream=stream), log=log)
 
 
 def cmd_real_mosaic(a):
     import numpy as np
+    from .data import load_cache
     from .online import save_real_mosaic
-    d = np.load(a.src)
-    save_real_mosaic(a.out, d["crops"], d["value"], d["colour"], d["die"])
-    log(f"{len(d['value'])} crops -> {a.out}")
+    keys = ("crops", "value", "colour", "die")
+    parts = []
+    for src in a.src:
+        d = load_cache(src) if src.is_dir() else np.load(src)
+        parts.append({k: np.asarray(d[k]) for k in keys})
+    d = {k: np.concatenate([p[k] for p in parts]) for k in keys}
+    if a.negatives_keep < 1.0:   # a share of the not-a-die crops, drawn with --seed (a smaller file)
+        rng = np.random.default_rng(a.seed)
+        keep = (d["die"] == 1) | (rng.random(len(d["die"])) < a.negatives_keep)
+        d = {k: v[keep] for k, v in d.items()}
+    save_real_mosaic(a.out, d["crops"], d["value"], d["colour"], d["die"], quality=a.quality)
+    log(f"{len(d['value'])} crops ({int((d['die'] == 1).sum())} dice) -> {a.out}")
 
 
 def cmd_export(a):
@@ -204,12 +217,30 @@ def main(argv=None):
     p.add_argument("--real", type=Path, default=None, help="real-crop mosaic .jpg (real-mosaic command)")
     p.add_argument("--real-share", type=float, default=0.06)
     p.add_argument("--mining-model", type=Path, default=None, help="model dir whose detector cuts crops in the workers")
+    p.add_argument("--domain", type=Path, default=None,
+                   help="other renderers' crops as a mosaic .jpg (real-mosaic of a domain-cache's crops)")
+    p.add_argument("--domain-share", type=float, default=0.0)
+    p.add_argument("--classifier-only", dest="train_detector", action="store_false",
+                   help="train the classifier alone (no detector buffer, steps or files)")
+    p.add_argument("--cls-width", type=float, default=None,
+                   help="classifier width (default: --cls-init's, else 1); a narrower .pt init is widened")
+    p.add_argument("--photo-aug", action="store_true", help="the classifier's photo-fault augmentation")
+    p.add_argument("--ema-only", dest="save_raw", action="store_false",
+                   help="save the moving averages alone (cls_ema.pt, det_ema.pt) and log.json")
+    for flag, typ in (("--styles", str), ("--steep-shares", float), ("--other-shares", float),
+                      ("--coloured-other-rates", float), ("--touching-rates", float)):
+        p.add_argument(flag, type=typ, nargs="+", default=None,
+                       help="drawn per scene (stream.StreamOptions); default: the stream's")
     p.add_argument("--save-every", type=float, default=2.0)
     p.add_argument("--log-every", type=int, default=200)
     p.set_defaults(fn=cmd_online)
-    p = sub.add_parser("real-mosaic", help="real-crops .npz -> a JPEG mosaic + labels (small, for a training machine)")
-    p.add_argument("src", type=Path)
+    p = sub.add_parser("real-mosaic", help="crops (real-crops .npz files, cache dirs) -> one JPEG mosaic + labels "
+                                           "(small, for a training machine)")
+    p.add_argument("src", type=Path, nargs="+", help="real-crops .npz files or cache directories")
     p.add_argument("out", type=Path)
+    p.add_argument("--negatives-keep", type=float, default=1.0, help="keep this share of the not-a-die crops")
+    p.add_argument("--seed", type=int, default=0, help="seed of the --negatives-keep draw")
+    p.add_argument("--quality", type=int, default=93, help="JPEG quality")
     p.set_defaults(fn=cmd_real_mosaic)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
     p.add_argument("--detector", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")

@@ -32,9 +32,9 @@ import numpy as np
 import torch
 
 from .data import CROP, DET_SIZE, MAX_OBJECTS, STRIDE
-from .nets import Classifier, Detector
+from .nets import Detector
 from .stream import StreamOptions, scene_sample
-from .train import Ema, classifier_loss, detector_loss, load_init
+from .train import Ema, init_classifier, classifier_loss, detector_loss, load_init
 
 
 @dataclass
@@ -59,6 +59,13 @@ class OnlineConfig:
     ema_decay: float = 0.999
     real: Path | None = None           # real-photo crops: a mosaic .jpg of 64 px crops + labels .npz
     real_share: float = 0.06           # share of each classifier batch taken from the real crops
+    domain: Path | None = None         # crops of other renderers' scenes (domain-cache), a mosaic like real
+    domain_share: float = 0.0          # share of each classifier batch taken from them
+    train_detector: bool = True        # False: the classifier alone (no detector buffer, steps or files)
+    cls_width: float | None = None     # classifier width (a narrower cls_init .pt is widened to it)
+    upright: bool = True               # no quarter turns in the crops' augmentation (train.classifier_loss)
+    photo_aug: bool = False            # lost resolution, blur, noise, contrast curve (train._augment_photo)
+    save_raw: bool = True              # False: save the moving average alone (fewer files to fetch)
     mining_model: Path | None = None   # model dir whose detector cuts crops in the workers
     save_every: float = 2.0            # minutes
     log_every: int = 200               # steps
@@ -217,24 +224,30 @@ def _train(cfg, out, recv, t_start, log):
     gen = torch.Generator(device=dev).manual_seed(cfg.seed)
     H, W = DET_SIZE[1], DET_SIZE[0]
     gh, gw, K = H // STRIDE, W // STRIDE, MAX_OBJECTS
-    det_buf = _Ring(cfg.det_capacity, {"image": ((H, W, 3), torch.uint8), "hm": ((gh, gw), torch.float16),
+    det_buf = None if not cfg.train_detector else _Ring(cfg.det_capacity, {"image": ((H, W, 3), torch.uint8), "hm": ((gh, gw), torch.float16),
                                        "ind": ((K,), torch.int32), "wh": ((K, 2), torch.float32),
                                        "off": ((K, 2), torch.float32), "mask": ((K,), torch.bool)}, dev)
     cls_buf = _Ring(cfg.cls_capacity, {"crops": ((CROP, CROP, 3), torch.uint8), "value": ((), torch.int8),
                                        "colour": ((), torch.int8), "die": ((), torch.int8)}, dev)
-    real = None
-    if cfg.real is not None:
-        rc, rv, rco, rd = load_real_mosaic(cfg.real)
-        real = {"crops": torch.from_numpy(rc).to(dev), "value": torch.from_numpy(rv).to(dev),
-                "colour": torch.from_numpy(rco).to(dev), "die": torch.from_numpy(rd).to(dev)}
-        log(f"real crops: {len(rc)}")
+    fixed = []   # (name, crops on the device, crops per batch): real photos, other renderers
+    for name, path, share in (("real", cfg.real, cfg.real_share), ("domain", cfg.domain, cfg.domain_share)):
+        k = int(round(share * cfg.cls_batch)) if path is not None else 0
+        if k:
+            rc, rv, rco, rd = load_real_mosaic(path)
+            fixed.append((name, {"crops": torch.from_numpy(rc).to(dev), "value": torch.from_numpy(rv).to(dev),
+                                 "colour": torch.from_numpy(rco).to(dev), "die": torch.from_numpy(rd).to(dev)}, k))
+            log(f"{name} crops: {len(rc)}, {k} per batch")
+    n_fixed = sum(k for _, _, k in fixed)
+    if n_fixed >= cfg.cls_batch:
+        raise ValueError(f"real_share + domain_share leave no rendered crops in a batch of {cfg.cls_batch}")
     stats = {"scenes": 0, "crops": 0, "dice": 0, "kinds": [0, 0, 0]}
 
     def ingest(max_items=10 ** 9):
         items = recv.take(max_items)
         if not items:
             return 0
-        det_buf.add({k: np.stack([s[k] for s in items]) for k in ("image", "hm", "ind", "wh", "off", "mask")})
+        if det_buf is not None:
+            det_buf.add({k: np.stack([s[k] for s in items]) for k in ("image", "hm", "ind", "wh", "off", "mask")})
         cls_buf.add({k: np.concatenate([s[k] for s in items]) for k in ("crops", "value", "colour", "die")})
         stats["scenes"] += len(items)
         stats["crops"] += sum(len(s["crops"]) for s in items)
@@ -251,26 +264,34 @@ def _train(cfg, out, recv, t_start, log):
             raise RuntimeError("no training scenes arrived from the workers in 10 minutes")
     log(f"first {stats['scenes']} scenes after {time.time() - t_start:.1f}s")
 
-    calib_det = [det_buf.t["image"][i:i + 32].permute(0, 3, 1, 2).float().div(255).cpu()
-                 for i in range(0, min(det_buf.n, 128), 32)]
     calib_cls = [cls_buf.t["crops"][i:i + 256].permute(0, 3, 1, 2).float().div(255).cpu()
                  for i in range(0, min(cls_buf.n, 1024), 256)]
-    det = load_init(Detector(), cfg.det_init, lambda: calib_det).to(dev).train()
-    cls = load_init(Classifier(), cfg.cls_init, lambda: calib_cls).to(dev).train()
-    det_ema, cls_ema = Ema(det, cfg.ema_decay), Ema(cls, cfg.ema_decay)
-    det_opt = torch.optim.AdamW(det.parameters(), lr=cfg.det_lr, weight_decay=1e-4)
+    det = det_ema = det_opt = None
+    if det_buf is not None:
+        calib_det = [det_buf.t["image"][i:i + 32].permute(0, 3, 1, 2).float().div(255).cpu()
+                     for i in range(0, min(det_buf.n, 128), 32)]
+        det = load_init(Detector(), cfg.det_init, lambda: calib_det).to(dev).train()
+        det_ema = Ema(det, cfg.ema_decay)
+        det_opt = torch.optim.AdamW(det.parameters(), lr=cfg.det_lr, weight_decay=1e-4)
+    cls = init_classifier(cfg.cls_init, lambda: calib_cls, cfg.cls_width, cfg.seed).to(dev).train()
+    cls_ema = Ema(cls, cfg.ema_decay)
     cls_opt = torch.optim.AdamW(cls.parameters(), lr=cfg.cls_lr, weight_decay=1e-4)
     t0 = time.time()
-    budget = cfg.minutes * 60 - (t0 - t_start)
+    # what is left of the run's minutes once the first scenes are in (at least a second: a run
+    # whose minutes went on waiting for scenes ends at once, saved, rather than never)
+    budget = max(1.0, cfg.minutes * 60 - (t0 - t_start))
     step = det_draws = cls_draws = 0
     hist = []
     run = {"det_loss": 0.0, "det_parts": np.zeros(3), "cls_loss": 0.0, "cls_acc": 0.0, "n": 0}
     last_save = time.time()
-    n_real = int(round(cfg.real_share * cfg.cls_batch)) if real is not None else 0
+    nets = [("cls", cls), ("cls_ema", cls_ema.model)]
+    if det is not None:
+        nets += [("det", det), ("det_ema", det_ema.model)]
 
     def save(tag):
-        for name, m in (("det", det), ("cls", cls), ("det_ema", det_ema.model), ("cls_ema", cls_ema.model)):
-            torch.save(_cpu_state(m), out / f"{name}.pt")
+        for name, m in nets:
+            if cfg.save_raw or name.endswith("_ema"):
+                torch.save(_cpu_state(m), out / f"{name}.pt")
         info = {"tag": tag, "steps": step, "seconds": round(time.time() - t_start, 1), "stats": stats,
                 "config": {k: str(v) for k, v in asdict(cfg).items()}, "history": hist}
         (out / "log.json").write_text(json.dumps(info, indent=1))
@@ -281,12 +302,12 @@ def _train(cfg, out, recv, t_start, log):
             break
         ingest(256)
         f = _lr_factor(progress, cfg.warmup)
-        for g in det_opt.param_groups:
+        for g in det_opt.param_groups if det_opt else ():
             g["lr"] = cfg.det_lr * f
         for g in cls_opt.param_groups:
             g["lr"] = cfg.cls_lr * f
         did = False
-        if det_draws < cfg.max_reuse * stats["scenes"]:
+        if det is not None and det_draws < cfg.max_reuse * stats["scenes"]:
             loss, parts = detector_loss(det, det_buf.sample(cfg.det_batch, gen), gen)
             det_opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -297,17 +318,17 @@ def _train(cfg, out, recv, t_start, log):
             run["det_parts"] += parts
             did = True
         if cls_draws < cfg.max_reuse * stats["crops"]:
-            batch = cls_buf.sample(cfg.cls_batch - n_real, gen)
-            if n_real:
-                ri = torch.randint(0, len(real["value"]), (n_real,), device=dev, generator=gen)
-                batch = {k: torch.cat([batch[k], real[k][ri]]) for k in batch}
-            loss, (_, labelled, both) = classifier_loss(cls, batch, gen)
+            batch = cls_buf.sample(cfg.cls_batch - n_fixed, gen)
+            for _name, crops, k in fixed:
+                ri = torch.randint(0, len(crops["value"]), (k,), device=dev, generator=gen)
+                batch = {key: torch.cat([batch[key], crops[key][ri]]) for key in batch}
+            loss, (_, labelled, both) = classifier_loss(cls, batch, gen, cfg.upright, cfg.photo_aug)
             acc = both / max(1, labelled)
             cls_opt.zero_grad(set_to_none=True)
             loss.backward()
             cls_opt.step()
             cls_ema.update(cls)
-            cls_draws += cfg.cls_batch - n_real
+            cls_draws += cfg.cls_batch - n_fixed
             run["cls_loss"] += loss.item()
             run["cls_acc"] += acc
             did = True
@@ -319,7 +340,7 @@ def _train(cfg, out, recv, t_start, log):
         if step % cfg.log_every == 0:
             n = run["n"]
             h = {"step": step, "s": round(time.time() - t_start, 1), "lr_factor": round(f, 3),
-                 "scenes": stats["scenes"], "det_buf": det_buf.n, "cls_buf": cls_buf.n,
+                 "scenes": stats["scenes"], "det_buf": det_buf.n if det_buf else 0, "cls_buf": cls_buf.n,
                  "det_reuse": round(det_draws / max(1, stats["scenes"]), 2),
                  "cls_reuse": round(cls_draws / max(1, stats["crops"]), 2),
                  "det_loss": round(run["det_loss"] / n, 4), "det_parts": [round(p / n, 4) for p in run["det_parts"]],

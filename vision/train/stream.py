@@ -36,6 +36,17 @@ class StreamOptions:
     touching_rates: tuple[float, ...] = (0.15, 0.15, 0.4)   # drawn per scene
     distractor_rates: tuple[float, ...] = (0.35, 0.7)       # drawn per scene
     size_sets: tuple[str, ...] = ("train", "train", "train", "webcam")
+    # drawn per scene like the rates above, but only where more than one value is given (so the
+    # streams of the defaults are the streams they always were): scene style (SceneOptions.style),
+    # steep-view share, chance of other games' dice, and of those dice having a game colour's body
+    styles: tuple[str, ...] = ("classic",)
+    steep_shares: tuple[float, ...] = (SceneOptions.steep_share,)
+    other_shares: tuple[float, ...] = (SceneOptions.other_share,)
+    coloured_other_rates: tuple[float, ...] = (SceneOptions.coloured_other_rate,)
+
+
+def _pick(rng, values):
+    return values[int(rng.integers(len(values)))] if len(values) > 1 else values[0]
 
 
 def scene_setup(seed: int, index: int, opts: StreamOptions = StreamOptions()):
@@ -43,7 +54,11 @@ def scene_setup(seed: int, index: int, opts: StreamOptions = StreamOptions()):
     rng = np.random.default_rng([seed, index, 99])
     base = replace(SceneOptions(), touching_rate=float(rng.choice(opts.touching_rates)),
                    distractor_rate=float(rng.choice(opts.distractor_rates)))
-    return str(rng.choice(opts.size_sets)), base, rng
+    sizes = str(rng.choice(opts.size_sets))
+    base = replace(base, style=_pick(rng, opts.styles), steep_share=float(_pick(rng, opts.steep_shares)),
+                   other_share=float(_pick(rng, opts.other_shares)),
+                   coloured_other_rate=float(_pick(rng, opts.coloured_other_rates)))
+    return sizes, base, rng
 
 
 def scene_sample(seed: int, index: int, detector=None, opts: StreamOptions = StreamOptions()) -> dict:

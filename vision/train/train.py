@@ -45,7 +45,7 @@ def load_init(model, init: Path | None, calib_batches):
     return model
 
 
-def _classifier_init(init: Path | None, calib_batches, width: float | None, seed: int) -> Classifier:
+def init_classifier(init: Path | None, calib_batches, width: float | None, seed: int) -> Classifier:
     """The classifier to train: ``init``'s (a .pt of any width, or an .onnx of width 1), widened
     to ``width`` when that is wider; a new one of ``width`` without ``init``."""
     if init is None:
@@ -251,7 +251,7 @@ def train_classifier(sets, epochs, out: Path, seed=0, batch=128, lr=3e-3, init: 
         sel = np.linspace(0, len(crops) - 1, min(len(crops), 1024)).astype(int)
         x = torch.from_numpy(crops[sel]).permute(0, 3, 1, 2).float() / 255
         return [x[k:k + 256] for k in range(0, len(x), 256)]
-    model = _classifier_init(init, calib, width, seed)
+    model = init_classifier(init, calib, width, seed)
     ema = Ema(model, ema_decay) if ema_decay else None
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     nb = len(crops) // batch
