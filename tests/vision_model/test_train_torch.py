@@ -166,6 +166,49 @@ def test_streaming_trainer_ends_when_its_minutes_went_on_waiting_for_scenes(tmp_
     assert log["tag"] == "final" and (tmp_path / "run" / "cls.pt").is_file()
 
 
+def _children(pid):
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_streaming_trainer_workers_end_when_the_trainer_is_killed(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    code = ("from vision.train.online import OnlineConfig, train_online; "
+            f"train_online(OnlineConfig(out={str(tmp_path / 'run')!r}, device='cpu', workers=1, "
+            "train_detector=False, min_scenes=10 ** 9))")
+    trainer = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2])
+    try:
+        deadline = time.time() + 120
+        workers = []
+        while time.time() < deadline and not workers:   # the spawned worker (and the resource tracker)
+            time.sleep(1)
+            workers = [k for k in _children(trainer.pid) if "spawn_main" in Path(f"/proc/{k}/cmdline").read_text()]
+        assert workers, "no worker started"
+        time.sleep(3)
+    finally:
+        trainer.send_signal(signal.SIGKILL)   # no clean-up in the trainer: only the workers' own check
+        trainer.wait()
+    deadline = time.time() + 60
+    while time.time() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(1)
+    alive = [w for w in workers if Path(f"/proc/{w}").exists()]
+    for w in alive:
+        os.kill(w, signal.SIGKILL)
+    assert not alive, "render workers outlived their trainer"
+
+
 def test_stop_after_ends_a_run_early_on_its_own_schedule(tmp_path):
     from vision.train.train import train_classifier
     n = 256

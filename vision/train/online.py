@@ -82,16 +82,23 @@ def _worker(wid: int, cfg: OnlineConfig, q, stop):
         from vision.model import DiceModel, ModelConfig
         from vision.runtime import create_runtime
         det = DiceModel(create_runtime(str(Path(cfg.mining_model) / ModelConfig().detector_file), threads=1))
+    parent = mp.parent_process()   # a trainer killed by a signal never sets ``stop``: end with it
+
+    def running():
+        return not stop.is_set() and (parent is None or parent.is_alive())
     i = 0
-    while not stop.is_set():
+    while running():
         s = scene_sample(cfg.seed + wid, i, det, cfg.stream)
         i += 1
-        while not stop.is_set():
+        while running():
             try:
                 q.put(s, timeout=0.5)
                 break
             except queue.Full:
                 continue
+    # scenes still in the queue's buffer are not needed: do not wait at exit to write them into a
+    # pipe nobody may read any more (a killed trainer's)
+    q.cancel_join_thread()
 
 
 class _Receiver(threading.Thread):
