@@ -207,3 +207,22 @@ def test_coloured_other_dice_get_game_colour_bodies_and_keep_the_layout():
     assert len(sat_plain) >= 10
     # white, ivory, grey and black bodies are pale; a game colour's body is saturated
     assert np.median(sat_coloured) > np.median(sat_plain) + 60
+
+
+def test_a_polygon_reaching_far_off_the_image_draws_its_part_in_the_image():
+    # a shadow cast by a light near the horizon projects thousands of millions of pixels away; cast
+    # to int32 after the sub-pixel shift the polygon overflowed and fillPoly drew garbage
+    import warnings
+    from vision.synth.scene import _poly
+    near, far = np.zeros((80, 80), np.float32), np.zeros((80, 80), np.float32)
+    a, b = np.array([10.0, 10.0]), np.array([60.0, 20.0])
+    direction = np.array([0.25, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _poly(near, np.array([a, b, a + 1e5 * direction]), 1.0)
+        _poly(far, np.array([a, b, a + 3e9 * direction]), 1.0)
+    assert near.sum() > 1000
+    assert np.abs(near - far).sum() < 0.01 * near.sum()
+    nan = np.zeros((80, 80), np.float32)
+    _poly(nan, np.array([a, b, [np.nan, 5.0]]), 1.0)
+    assert nan.sum() == 0

@@ -143,7 +143,39 @@ _SHIFT = 4
 _ONE = 1 << _SHIFT
 
 
+_FAR = 1e6   # pixels: polygon points beyond this are cut off (int32 after the sub-pixel shift holds 1.3e8)
+
+
+def _clip_far(pts2d: np.ndarray) -> np.ndarray:
+    """The polygon cut to the square |x|, |y| <= _FAR (Sutherland-Hodgman): what is drawn in the
+    image is unchanged. Points that far come from a point near the camera's plane, or a shadow
+    cast by a light near the horizon; cast to int32 they overflowed and the polygon was garbage."""
+    poly = [tuple(p) for p in pts2d]
+    for axis in (0, 1):
+        for sign in (1.0, -1.0):
+            out = []
+            for k, cur in enumerate(poly):
+                prev = poly[k - 1]
+                cin, pin = sign * cur[axis] <= _FAR, sign * prev[axis] <= _FAR
+                if cin != pin:
+                    t = (sign * _FAR - prev[axis]) / (cur[axis] - prev[axis])
+                    out.append((prev[0] + t * (cur[0] - prev[0]), prev[1] + t * (cur[1] - prev[1])))
+                if cin:
+                    out.append(cur)
+            poly = out
+            if not poly:
+                return np.zeros((0, 2))
+    return np.array(poly)
+
+
 def _poly(img, pts2d, colour):
+    pts2d = np.asarray(pts2d, np.float64)
+    if not np.isfinite(pts2d).all():
+        return
+    if np.abs(pts2d).max() > _FAR:
+        pts2d = _clip_far(pts2d)
+        if len(pts2d) < 3:
+            return
     cv2.fillPoly(img, [np.round(pts2d * _ONE).astype(np.int32)], colour, cv2.LINE_AA, _SHIFT)
 
 
