@@ -7,7 +7,9 @@ random batches from them, so the GPU never waits for a disk and every scene is s
 number of times (``max_reuse``). Both networks can start from ONNX files (``warmstart``) or
 from torch checkpoints. The learning rate follows a warm-up and a cosine over the run, whose
 length is the first reached of ``steps`` and ``minutes``; an exponential moving average of the
-weights is kept and saved beside the raw weights.
+weights is kept and saved beside the raw weights. ``--classifier-only`` trains the classifier
+alone; fixed crop sets (real photos, other renderers' scenes: JPEG mosaics of ``real-mosaic``)
+fill a set share of every classifier batch.
 
     python -m vision.train online --out runs/v6 --minutes 8.5 --workers 14 --device cuda \\
         --det-init models/dice_detector.onnx --cls-init models/dice_classifier.onnx
@@ -231,9 +233,11 @@ def _train(cfg, out, recv, t_start, log):
     gen = torch.Generator(device=dev).manual_seed(cfg.seed)
     H, W = DET_SIZE[1], DET_SIZE[0]
     gh, gw, K = H // STRIDE, W // STRIDE, MAX_OBJECTS
-    det_buf = None if not cfg.train_detector else _Ring(cfg.det_capacity, {"image": ((H, W, 3), torch.uint8), "hm": ((gh, gw), torch.float16),
-                                       "ind": ((K,), torch.int32), "wh": ((K, 2), torch.float32),
-                                       "off": ((K, 2), torch.float32), "mask": ((K,), torch.bool)}, dev)
+    det_buf = None
+    if cfg.train_detector:
+        det_buf = _Ring(cfg.det_capacity, {"image": ((H, W, 3), torch.uint8), "hm": ((gh, gw), torch.float16),
+                                           "ind": ((K,), torch.int32), "wh": ((K, 2), torch.float32),
+                                           "off": ((K, 2), torch.float32), "mask": ((K,), torch.bool)}, dev)
     cls_buf = _Ring(cfg.cls_capacity, {"crops": ((CROP, CROP, 3), torch.uint8), "value": ((), torch.int8),
                                        "colour": ((), torch.int8), "die": ((), torch.int8)}, dev)
     fixed = []   # (name, crops on the device, crops per batch): real photos, other renderers

@@ -11,7 +11,8 @@ both networks train on, as numpy arrays:
   value and colour, < 0.25 a negative; between, or on a partly-out-of-frame die, no crop).
 
 Each scene draws its own options (more dice against each other, more distractors, webcam or
-training sizes) from ``default_rng([seed, index, 99])``, so a stream is reproducible from its
+training sizes; where ``StreamOptions`` gives several: style, steep views, other games' dice and
+their colours) from ``default_rng([seed, index, 99])``, so a stream is reproducible from its
 seed whatever the number of workers.
 """
 from __future__ import annotations
