@@ -85,7 +85,8 @@ class ReaderConfig:
     # pool it gave 0.90; models/README.md, v16. Stop 30 (with turned_doubt_low 0.8): the pool grown
     # by 889011/889012 (2 775 dice) gives 0.88 again (0.85 the first value under 1 %, 16 of 1 919).
     # Model v21 (stop 31, its classifier trained on a GPU): the same rule on the same pool gives 0.85
-    # (0.80 the first value under 1 %, 20 of 2 097; 0.85: 12 of 2 039).
+    # (0.80 the first value under 1 %, 20 of 2 097; 0.85: 12 of 2 039); the pool grown by 889015/889016
+    # (3 742 dice) gives 0.85 again (0.80: 26 of 2 849).
     unsure_below: float = 0.85
     # Detector scores at or above this count as "certainly a die"; below it the confidence is
     # scaled down in proportion (dropping weak detections is the model's job, ModelConfig).
