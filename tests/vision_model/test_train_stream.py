@@ -131,3 +131,16 @@ def test_detector_boxes_become_labelled_crops():
         assert np.array_equal(s["crops"][~det], plain["crops"])
         return
     pytest.fail("no scene with a whole die among the first six")
+
+
+def test_a_classifier_only_sample_has_the_same_crops_and_no_detector_arrays():
+    for index in range(4):
+        sizes, base, _ = scene_setup(31, index)
+        _, truths, _ = render_indexed(31, index, sizes, base)
+        boxes = [t.box for t in truths if not t.partial][:2]
+        full = scene_sample(31, index, _Proposals(boxes))
+        crops_only = scene_sample(31, index, _Proposals(boxes), detector_targets=False)
+        assert not {"image", "hm", "ind", "wh", "off", "mask"} & crops_only.keys()
+        assert crops_only["dice"] == full["dice"]
+        for k in ("crops", "value", "colour", "die", "kind"):   # the jittered detector crops too
+            assert np.array_equal(crops_only[k], full[k])

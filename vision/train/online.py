@@ -90,7 +90,7 @@ def _worker(wid: int, cfg: OnlineConfig, q, stop):
         return not stop.is_set() and (parent is None or parent.is_alive())
     i = 0
     while running():
-        s = scene_sample(cfg.seed + wid, i, det, cfg.stream)
+        s = scene_sample(cfg.seed + wid, i, det, cfg.stream, detector_targets=cfg.train_detector)
         i += 1
         while running():
             try:

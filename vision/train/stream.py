@@ -62,19 +62,28 @@ def scene_setup(seed: int, index: int, opts: StreamOptions = StreamOptions()):
     return sizes, base, rng
 
 
-def scene_sample(seed: int, index: int, detector=None, opts: StreamOptions = StreamOptions()) -> dict:
+def scene_sample(seed: int, index: int, detector=None, opts: StreamOptions = StreamOptions(),
+                 detector_targets: bool = True) -> dict:
     """One scene's training arrays (see the module docstring). ``detector``: an object with
-    ``detect(image) -> [(box, score)]`` (a ``vision.model.DiceModel``), or None."""
+    ``detect(image) -> [(box, score)]`` (a ``vision.model.DiceModel``), or None.
+    ``detector_targets`` False leaves out the detector's input and targets (a classifier-only
+    run: no letterbox, no heatmap, and a twentieth of the bytes through the workers' queue); the
+    crops are the same either way."""
     sizes, base, rng = scene_setup(seed, index, opts)
     extras: dict = {}
     img, truths, _ = render_indexed(seed, index, sizes, base, extras)
-    canvas, lb = letterbox(img, DET_SIZE)
-    boxes = np.array([lb.to_input(t.box) for t in truths], np.float32).reshape(-1, 4)
-    if rng.random() < opts.mirror:
-        canvas = np.ascontiguousarray(canvas[:, ::-1])
-        boxes[:, 0] = DET_SIZE[0] - boxes[:, 0] - boxes[:, 2]
-    gh, gw = DET_SIZE[1] // STRIDE, DET_SIZE[0] // STRIDE
-    hm, ind, wh, off, mask = det_targets([boxes], gh, gw)
+    mirrored = rng.random() < opts.mirror   # drawn either way: the crops' jitter below uses rng next
+    out = {}
+    if detector_targets:
+        canvas, lb = letterbox(img, DET_SIZE)
+        boxes = np.array([lb.to_input(t.box) for t in truths], np.float32).reshape(-1, 4)
+        if mirrored:
+            canvas = np.ascontiguousarray(canvas[:, ::-1])
+            boxes[:, 0] = DET_SIZE[0] - boxes[:, 0] - boxes[:, 2]
+        gh, gw = DET_SIZE[1] // STRIDE, DET_SIZE[0] // STRIDE
+        hm, ind, wh, off, mask = det_targets([boxes], gh, gw)
+        out = {"image": canvas, "hm": hm[0, 0].astype(np.float16), "ind": ind[0].astype(np.int32),
+               "wh": wh[0], "off": off[0], "mask": mask[0].astype(bool)}
 
     # truth crops, distractors and background: the cache's recipe on the same image
     _, _, c, v, co, d = render_sample(seed, index, sizes, base, image=(img, truths, extras))
@@ -87,8 +96,7 @@ def scene_sample(seed: int, index: int, detector=None, opts: StreamOptions = Str
                 rows.append((crop, *label, KIND_DETECTOR))
     crops, values, colours, dies, kinds = zip(*rows) if rows else ((),) * 5
     return {
-        "image": canvas, "hm": hm[0, 0].astype(np.float16), "ind": ind[0].astype(np.int32),
-        "wh": wh[0], "off": off[0], "mask": mask[0].astype(bool), "dice": len(truths),
+        **out, "dice": len(truths),
         "crops": np.stack(crops) if rows else np.zeros((0, CROP, CROP, 3), np.uint8),
         "value": np.array(values, np.int8), "colour": np.array(colours, np.int8),
         "die": np.array(dies, np.int8), "kind": np.array(kinds, np.int8),
