@@ -137,6 +137,20 @@ class ReaderConfig:
     pip_confirm_from: float | None = None
     pip_doubt_factor: float = 0.05
     pip_confirm_min: int = 3
+    # In-photo colour confirmation (``peer_colour_near`` set; None = off): every die of one photo
+    # is under the same light, so a read left unsure is compared with the photo's SURE reads. When
+    # a sure read of the same colour lies within ``peer_colour_near`` of its body colour (Lab
+    # distance with L weighted by ``calibration_lightness_weight``, as calibration measures it) and
+    # every sure read of another colour lies at least ``peer_colour_ratio`` times as far, its colour
+    # doubt (1 - P(colour)) is multiplied by ``peer_doubt_factor``. Only for reads whose P(colour)
+    # is at least ``peer_colour_from`` and whose P(other) is below ``peer_other_below``. It only
+    # confirms: it never changes a colour or a value, never makes a read unsure, does not chain
+    # (only reads sure without it are references), and leaves dice boxed twice alone.
+    peer_colour_near: float | None = None
+    peer_colour_ratio: float = 2.0
+    peer_doubt_factor: float = 0.2
+    peer_colour_from: float = 0.5
+    peer_other_below: float = 0.1
 
 
 @dataclass(frozen=True)

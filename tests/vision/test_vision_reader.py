@@ -265,3 +265,85 @@ def test_ms_is_measured_with_the_injected_clock() -> None:
 def test_config_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         DEFAULT_READER.unsure_below = 0.1  # type: ignore[misc]
+
+
+# In-photo colour confirmation (ReaderConfig.peer_colour_near): a read held back by its colour
+# doubt, beside a sure read of the same colour and body colour, is made surer; nothing else moves.
+PEER = ReaderConfig(peer_colour_near=10.0, peer_colour_ratio=2.0, peer_doubt_factor=0.2,
+                    peer_colour_from=0.5, peer_other_below=0.1)
+BLUE, PURPLE = 3, 2   # MODEL_COLOURS indices
+
+
+def _peer_read(raws, cfg=PEER):
+    return DiceReader(ScriptedModel(raws), cfg).read(np.zeros((100, 400, 3), np.uint8)).dice
+
+
+def test_a_sure_read_of_the_same_colour_nearby_confirms_an_unsure_colour() -> None:
+    sure = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
+    doubt = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(44.0, 12.0, -36.0))
+    off = _peer_read([sure, doubt], ReaderConfig())
+    assert [(d.value, d.unsure) for d in off] == [(2, False), (5, True)]
+    on = _peer_read([sure, doubt])
+    assert [(d.colour, d.value, d.unsure, d.peer_confirmed) for d in on] == [
+        ("blue", 2, False, False), ("blue", 5, False, True)]
+    # colour doubt 0.3 x 0.2 -> P(colour) 0.94; confidence = P(value) x P(colour) x detection
+    assert on[1].colour_confidence == pytest.approx(0.94)
+    assert on[1].confidence == pytest.approx(0.99 * 0.94)
+    assert on[0] == off[0]
+
+
+@pytest.mark.parametrize("change, why", [
+    (dict(lab=(70.0, -30.0, 40.0)), "body colour far from the sure blue"),
+    (dict(cp=0.45), "P(colour) under peer_colour_from"),
+    (dict(vp=0.6), "the value's doubt alone keeps it unsure"),
+])
+def test_confirmation_needs_a_close_peer_and_only_lowers_the_colour_doubt(change, why) -> None:
+    sure = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
+    args = dict(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(44.0, 12.0, -36.0))
+    args.update(change)
+    dice = _peer_read([sure, raw(**args)])
+    assert dice[1].unsure, why
+    if "lab" in change or "cp" in change:
+        assert not dice[1].peer_confirmed and dice[1].colour_confidence == pytest.approx(args["cp"])
+
+
+def test_no_confirmation_when_another_colour_is_as_close_or_other_is_likely() -> None:
+    sure_blue = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
+    sure_purple = raw(box=(200, 10, 30, 30), value=3, vp=0.99, colour=PURPLE, cp=0.99, lab=(42.0, 20.0, -34.0))
+    doubt = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(44.0, 14.0, -36.0))
+    dice = _peer_read([sure_blue, sure_purple, doubt])
+    assert [d.unsure for d in dice] == [False, True, False]   # reading order: blue, doubt, purple
+    assert not dice[1].peer_confirmed
+    # another game's die look: P(other) 0.2 of the colour output
+    probs = [0.02, 0.02, 0.02, 0.7, 0.04, 0.2]
+    other_like = dataclasses.replace(doubt, colour_probs=tuple(probs), body_colour_lab=(41.0, 10.0, -39.0))
+    dice = _peer_read([sure_blue, other_like])
+    assert dice[1].unsure and not dice[1].peer_confirmed
+
+
+def test_confirmation_does_not_chain_or_touch_unknown_or_boxed_twice() -> None:
+    sure = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
+    # a confirmed read is no reference: the third die is only close to the second
+    second = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(47.0, 14.0, -34.0))
+    third = raw(box=(200, 10, 30, 30), value=4, vp=0.99, colour=BLUE, cp=0.7, lab=(54.0, 18.0, -28.0))
+    dice = _peer_read([sure, second, third])
+    assert [d.peer_confirmed for d in dice] == [False, True, False]
+    # no sure read at all: nothing to confirm with
+    assert all(d.unsure for d in _peer_read([second, third]))
+    # "unknown" (other) reads stay unknown and unsure
+    unknown = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=5, cp=0.7, lab=(40.0, 10.0, -40.0))
+    dice = _peer_read([sure, unknown])
+    assert dice[1].colour == "unknown" and dice[1].unsure
+    # two boxes of one colour overlapping (IoU 1/3): both unsure, and confirmation leaves them so
+    pair = [raw(box=(200, 10, 40, 40), value=6, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0)),
+            raw(box=(220, 10, 40, 40), value=3, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))]
+    dice = _peer_read([sure] + pair)
+    assert [d.unsure for d in dice] == [False, True, True]
+
+
+def test_confirmation_is_off_by_default_settings_none() -> None:
+    assert ReaderConfig(peer_colour_near=None).peer_colour_near is None
+    sure = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
+    doubt = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(40.0, 10.0, -40.0))
+    dice = _peer_read([sure, doubt], ReaderConfig(peer_colour_near=None))
+    assert dice[1].unsure and not dice[1].peer_confirmed
