@@ -146,11 +146,16 @@ class ReaderConfig:
     # is at least ``peer_colour_from`` and whose P(other) is below ``peer_other_below``. It only
     # confirms: it never changes a colour or a value, never makes a read unsure, does not chain
     # (only reads sure without it are references), and leaves dice boxed twice alone.
-    peer_colour_near: float | None = None
-    peer_colour_ratio: float = 2.0
+    # On from stop 32 (v21's files): the settings are the best of a grid on the LuxCore tuning
+    # sets 889001/889002 (+7 sure and right of 854 game dice, 1 more sure read wrong), decided on
+    # 230 fresh LuxCore scenes (889017/889018: 727 against 723 of 922 sure and right, 4 sure reads
+    # wrong both); models/README.md, "Stop 32". ``python -m vision bench --no-peer-check`` measures
+    # without it.
+    peer_colour_near: float | None = 20.0
+    peer_colour_ratio: float = 1.5
     peer_doubt_factor: float = 0.2
-    peer_colour_from: float = 0.5
-    peer_other_below: float = 0.1
+    peer_colour_from: float = 0.7
+    peer_other_below: float = 0.3
 
 
 @dataclass(frozen=True)

@@ -281,7 +281,7 @@ def _peer_read(raws, cfg=PEER):
 def test_a_sure_read_of_the_same_colour_nearby_confirms_an_unsure_colour() -> None:
     sure = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
     doubt = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(44.0, 12.0, -36.0))
-    off = _peer_read([sure, doubt], ReaderConfig())
+    off = _peer_read([sure, doubt], ReaderConfig(peer_colour_near=None))
     assert [(d.value, d.unsure) for d in off] == [(2, False), (5, True)]
     on = _peer_read([sure, doubt])
     assert [(d.colour, d.value, d.unsure, d.peer_confirmed) for d in on] == [
@@ -341,9 +341,33 @@ def test_confirmation_does_not_chain_or_touch_unknown_or_boxed_twice() -> None:
     assert [d.unsure for d in dice] == [False, True, True]
 
 
-def test_confirmation_is_off_by_default_settings_none() -> None:
-    assert ReaderConfig(peer_colour_near=None).peer_colour_near is None
+def test_confirmation_is_off_when_peer_colour_near_is_none() -> None:
+    assert DEFAULT_READER.peer_colour_near is not None   # on in the shipped reader (stop 32)
     sure = raw(box=(10, 10, 30, 30), value=2, vp=0.99, colour=BLUE, cp=0.99, lab=(40.0, 10.0, -40.0))
     doubt = raw(box=(100, 10, 30, 30), value=5, vp=0.99, colour=BLUE, cp=0.7, lab=(40.0, 10.0, -40.0))
     dice = _peer_read([sure, doubt], ReaderConfig(peer_colour_near=None))
     assert dice[1].unsure and not dice[1].peer_confirmed
+
+
+def test_the_bench_can_measure_without_the_peer_check(monkeypatch) -> None:
+    """`python -m vision bench` measures the shipped reader (confirmation on from stop 32);
+    `--no-peer-check` switches it off, and the report says which."""
+    import io
+    import json
+
+    from vision.__main__ import default_reader_factory, main
+
+    made = []
+
+    def from_files(**kw):
+        made.append(kw["config"])
+        return DiceReader(ScriptedModel([]), config=kw["config"])
+
+    monkeypatch.setattr(DiceReader, "from_files", staticmethod(from_files))
+    for flag, on in (([], True), (["--no-peer-check"], False)):
+        out = io.StringIO()
+        argv = ["bench", "--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0", *flag]
+        assert main(argv, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
+        assert json.loads(out.getvalue())["peer_check"] is on
+        assert (made[-1].peer_colour_near == DEFAULT_READER.peer_colour_near) is on
+        assert made[-1].peer_colour_near is None or on
