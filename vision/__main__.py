@@ -97,8 +97,6 @@ def build_parser() -> argparse.ArgumentParser:
                      help="measure with the pip check (vision.pips) on, for comparison (off by default from v16)")
     pip.add_argument("--no-pip-check", dest="pip_check", action="store_false",
                      help="measure with the pip check off (the default from v16)")
-    p.add_argument("--no-peer-check", dest="peer_check", action="store_false", default=True,
-                   help="measure without the in-photo colour confirmation (on by default from stop 32)")
     p.add_argument("--unsure-below", type=float, default=None,
                    help="measure with this threshold instead of the shipped one, for comparison")
     p.add_argument("--trained-on", default=None,
@@ -142,8 +140,6 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     pip_check = getattr(args, "pip_check", None)
     if pip_check is not None:
         config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
-    if not getattr(args, "peer_check", True):
-        config = replace(config, peer_colour_near=None)
     unsure_below = getattr(args, "unsure_below", None)
     if unsure_below is not None:
         if not 0.0 <= unsure_below <= 1.0:

@@ -779,9 +779,7 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     reader = factory(args, None)  # no calibration: the benchmark measures the model
     cfg = getattr(reader, "config", None)
     pip_on = cfg is not None and cfg.pip_confirm_from is not None
-    peer_on = cfg is not None and getattr(cfg, "peer_colour_near", None) is not None
-    report: dict[str, Any] = {"backend": args.backend, "pip_check": pip_on, "peer_check": peer_on,
-                              "unsure_below": reader_threshold(reader)}
+    report: dict[str, Any] = {"backend": args.backend, "pip_check": pip_on, "unsure_below": reader_threshold(reader)}
     if count:
         err.write(f"rendering and reading {count} held-out synthetic scenes (seed {seed}, sizes {sizes})...\n")
         report["synthetic"] = bench_synthetic(reader, count, seed, sizes, progress=err)

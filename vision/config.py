@@ -137,25 +137,6 @@ class ReaderConfig:
     pip_confirm_from: float | None = None
     pip_doubt_factor: float = 0.05
     pip_confirm_min: int = 3
-    # In-photo colour confirmation (``peer_colour_near`` set; None = off): every die of one photo
-    # is under the same light, so a read left unsure is compared with the photo's SURE reads. When
-    # a sure read of the same colour lies within ``peer_colour_near`` of its body colour (Lab
-    # distance with L weighted by ``calibration_lightness_weight``, as calibration measures it) and
-    # every sure read of another colour lies at least ``peer_colour_ratio`` times as far, its colour
-    # doubt (1 - P(colour)) is multiplied by ``peer_doubt_factor``. Only for reads whose P(colour)
-    # is at least ``peer_colour_from`` and whose P(other) is below ``peer_other_below``. It only
-    # confirms: it never changes a colour or a value, never makes a read unsure, does not chain
-    # (only reads sure without it are references), and leaves dice boxed twice alone.
-    # On from stop 32 (v21's files): the settings are the best of a grid on the LuxCore tuning
-    # sets 889001/889002 (+7 sure and right of 854 game dice, 1 more sure read wrong), decided on
-    # 230 fresh LuxCore scenes (889017/889018: 727 against 723 of 922 sure and right, 4 sure reads
-    # wrong both); models/README.md, "Stop 32". ``python -m vision bench --no-peer-check`` measures
-    # without it.
-    peer_colour_near: float | None = 20.0
-    peer_colour_ratio: float = 1.5
-    peer_doubt_factor: float = 0.2
-    peer_colour_from: float = 0.7
-    peer_other_below: float = 0.3
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,7 @@ from vision.pips import count_pips
 if TYPE_CHECKING:  # pragma: no cover
     from vision.calibration import Calibration
 
-__all__ = ["Die", "DiceReader", "ReadResult", "confirm_by_peers", "decide", "detection_factor", "lab_distance",
-           "RawDieLike", "DiceModelLike"]
+__all__ = ["Die", "DiceReader", "ReadResult", "decide", "detection_factor", "RawDieLike", "DiceModelLike"]
 
 
 class RawDieLike(Protocol):
@@ -88,11 +87,6 @@ class Die:
     pip_confirmed: bool = False
     # the die body's mean CIE Lab colour as the model measured it (for calibration; not in JSON)
     body_colour_lab: tuple[float, float, float] | None = None
-    # P("other"): how much the model takes it for another game's die (not in JSON)
-    other_confidence: float = 0.0
-    # in-photo colour confirmation: a sure read of the same colour in the photo lowered the
-    # colour's doubt (ReaderConfig.peer_colour_near)
-    peer_confirmed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The CLI contract's per-die object (keys exactly as in docs/vision.md)."""
@@ -208,40 +202,7 @@ def decide(
         det_score=det,
         pip_confirmed=confirmed,
         body_colour_lab=_lab(raw.body_colour_lab),
-        other_confidence=float(colour_p[MODEL_COLOURS.index("other")]),
     )
-
-
-def lab_distance(a: Sequence[float], b: Sequence[float], lightness_weight: float) -> float:
-    """Lab distance with L weighted (as ``vision.calibration`` measures it)."""
-    return float(np.sqrt((lightness_weight * (a[0] - b[0])) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2))
-
-
-def confirm_by_peers(dice: Sequence[Die], config: ReaderConfig = DEFAULT_READER,
-                     skip: set[int] | frozenset[int] = frozenset()) -> list[Die]:
-    """In-photo colour confirmation (``ReaderConfig.peer_colour_near``; module doc): the reads of
-    one photo, unsure ones whose colour a sure read of the same colour confirms made surer.
-    ``skip``: indices left as they are (dice boxed twice). Pure; off when ``peer_colour_near`` is None."""
-    near = config.peer_colour_near
-    if near is None:
-        return list(dice)
-    wl = config.calibration_lightness_weight
-    refs = [(d.colour, d.body_colour_lab) for d in dice
-            if not d.unsure and d.colour != UNKNOWN_COLOUR and d.body_colour_lab is not None]
-    out = []
-    for i, d in enumerate(dice):
-        if (refs and d.unsure and i not in skip and d.colour != UNKNOWN_COLOUR and d.body_colour_lab is not None
-                and d.colour_confidence >= config.peer_colour_from and d.other_confidence < config.peer_other_below):
-            same = min((lab_distance(d.body_colour_lab, lab, wl) for c, lab in refs if c == d.colour), default=np.inf)
-            other = min((lab_distance(d.body_colour_lab, lab, wl) for c, lab in refs if c != d.colour), default=np.inf)
-            if same <= near and other >= config.peer_colour_ratio * same:
-                colour_conf = 1.0 - (1.0 - d.colour_confidence) * config.peer_doubt_factor
-                confidence = float(np.clip(d.value_confidence * colour_conf * detection_factor(d.det_score, config),
-                                           0.0, 1.0))
-                d = replace(d, colour_confidence=colour_conf, confidence=confidence,
-                            unsure=confidence < config.unsure_below, peer_confirmed=True)
-        out.append(d)
-    return out
 
 
 def _lab(value: Any) -> tuple[float, float, float] | None:
@@ -326,12 +287,11 @@ class DiceReader:
                 kept.append((die, wbox))
         limit = self.config.same_colour_unsure_iou
         dice = [d for d, _ in kept]
-        boxed_twice: set[int] = set()
         if limit is not None:
             boxed_twice = {i for i, (a, abox) in enumerate(kept) for j, (b, bbox) in enumerate(kept)
                            if i != j and a.colour == b.colour and _iou(abox, bbox) >= limit}
             dice = [replace(d, unsure=True) if i in boxed_twice else d for i, d in enumerate(dice)]
-        return _reading_order(confirm_by_peers(dice, self.config, skip=boxed_twice))
+        return _reading_order(dice)
 
     def _pip_check_wanted(self, die: Die) -> bool:
         """Only an unsure read that a confirmed value could make sure is worth a pip count."""
