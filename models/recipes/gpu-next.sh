@@ -24,6 +24,9 @@
 # and back here (the candidates; the choice is the rule in models/tried/rules-2026-11-26.md, "Stop 33"):
 #   python -m vision.train export --detector models/dice_detector.onnx --classifier a/cls_ema.pt --out $M/A
 #   python -m vision.train export --detector b/det_ema.pt --classifier b/cls_ema.pt --out $M/B
+#   python models/recipes/choose.py --pool data/lux-train-889001 data/lux-train-889002 data/lux-train-889017 \
+#       data/lux-train-889018 --decide data/lux-train-889019 data/lux-train-889020 \
+#       --candidate v21=models --candidate A=$M/A --candidate B=$M/B --out choose.json     # about 10 min of one core
 #
 # Smoke test on the CPU (both runs train, save and can be exported; a few minutes):
 #   OUT=/tmp/smoke DEVICE=cpu MINUTES=1.5 WA=1 WB=1 EXTRA="--min-scenes 32 --cls-batch 64 --det-batch 8 \
