@@ -35,7 +35,7 @@ set -euo pipefail
 OUT=${OUT:-runs}
 MINUTES=${MINUTES:-8}
 DEVICE=${DEVICE:-cuda}
-WA=${WA:-6}; WB=${WB:-9}      # render workers (16 cores on the GPU machine)
+WA=${WA:-6}; WB=${WB:-8}      # render workers (16 cores on the GPU machine, two trainers beside them)
 EXTRA=${EXTRA:-}               # appended to both runs (the CPU smoke test shrinks batches and buffers with it)
 export PYTHONUNBUFFERED=1
 S="--device $DEVICE --minutes $MINUTES --ema-only --photo-aug
