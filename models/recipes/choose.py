@@ -60,7 +60,7 @@ def count(name: str, model_dir: str, pool: list[str], decide: list[str], speed_r
     r = bench(model_dir, [], ["--no-domains", "--speed-runs", str(speed_runs), "--unsure-below", str(t)])
     valid = next(v for k, v in r["real"].items() if k.endswith("/valid"))
     return {"name": name, "model_dir": model_dir, "pool_sweep": rows, "threshold": t,
-            "pool_sure_right_at_t": (lambda s, w: s - w)(*sweep_at(p, t)),
+            "pool_sure_right_at_t": next(s - w for g, s, w in rows if g == t),
             "decide": {"dice": dice, "found": found, "sure": sure, "sure_wrong": wrong, "sure_right": sure - wrong,
                        "read_right": read_right},
             "real_valid": {k: valid.get(k) for k in ("recall", "value_accuracy", "confident_reads", "confident_wrong",

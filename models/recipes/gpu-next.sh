@@ -40,17 +40,16 @@ WA=${WA:-6}; WB=${WB:-8}      # render workers (16 cores on the GPU machine, two
 EXTRA=${EXTRA:-}               # appended to both runs (the CPU smoke test shrinks batches and buffers with it)
 export PYTHONUNBUFFERED=1
 S="--device $DEVICE --minutes $MINUTES --ema-only --photo-aug
+ --cls-init models/dice_classifier.onnx --cls-lr 5e-4 --cls-capacity 400000
  --real .gpu/real.jpg --real-share 0.06 --domain .gpu/domain.jpg --domain-share 0.4
  --styles random random random classic --steep-shares 0.2 0.4 0.7 --other-shares 0.3 0.6
  --coloured-other-rates 0.0 0.5 1.0 --mining-model models --max-reuse 24 --cls-batch 512
  --save-every 1.0 --log-every 1000"
 mkdir -p "$OUT"
 python3 -m vision.train online --out "$OUT/a" --seed 33100 --workers $WA --classifier-only \
-  --cls-init models/dice_classifier.onnx --cls-lr 5e-4 --cls-capacity 400000 \
   --touching-rates 0.15 0.3 0.4 $S $EXTRA > "$OUT/a.log" 2>&1 &
 python3 -m vision.train online --out "$OUT/b" --seed 33200 --workers $WB \
-  --det-init models/dice_detector.onnx --cls-init models/dice_classifier.onnx --det-lr 5e-4 --cls-lr 5e-4 \
-  --det-capacity 20000 --cls-capacity 400000 --det-batch 64 \
+  --det-init models/dice_detector.onnx --det-lr 5e-4 --det-capacity 20000 --det-batch 64 \
   --touching-rates 0.3 0.4 0.5 $S $EXTRA > "$OUT/b.log" 2>&1 &
 wait
 tail -n 3 "$OUT/a.log" "$OUT/b.log"
