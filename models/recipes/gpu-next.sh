@@ -10,7 +10,8 @@
 # be kept between sessions. Inputs, made here first (CPU, this repository's root):
 #   python -m vision.train real-crops --model-dir models --out $D/real_train_v21.npz          # ~20 s
 #   python -m vision.train real-mosaic $D/real_train_v21.npz .gpu/real.jpg --quality 90
-#   # the Blender and Mitsuba training scenes of the v16/v20 recipes (about 80 min of 2 cores):
+#   # the Blender and Mitsuba training scenes of the v16/v20 recipes (stop 34 on a bare machine: 916 of
+#   # the 1 400 scenes in 87 minutes of both cores, 12 629 crops):
 #   .venv-bpy/bin/python -m vision.pbr render --seed 6073 --count 300 --size 640x480 --threads 1 --out data/pbr-train-6073
 #   .venv-bpy/bin/python -m vision.pbr render --seed 6074 --count 300 --hard --size 640x480 --threads 1 --out data/pbr-train-6074
 #   .venv-mts/bin/python -m vision.mts render --seed 778004 --count 400 --spp 16 --threads 1 --out data/mts-train-778004
@@ -18,7 +19,10 @@
 #   python -m vision.train domain-cache --src data/pbr-train-6073 data/pbr-train-6074 --workers 2 --negatives-from models --out $D/pbr_v21n
 #   python -m vision.train domain-cache --src data/mts-train-778004 data/mts-train-778005 --workers 2 --negatives-from models --out $D/mts_v21n
 #   python -m vision.train real-mosaic $D/pbr_v21n $D/mts_v21n .gpu/domain.jpg --negatives-keep 0.6 --seed 1 --quality 92
-#   echo /.gpu/ >> .git/info/exclude      # the crops travel with the call (carry: [".gpu"]), never into the repository
+#   mkdir -p .git/info; echo /.gpu/ >> .git/info/exclude   # the crops travel with the call (carry: [".gpu"]), never into the repository
+# On a bare machine, start the LuxCore sets the choice reads first, in the background (about 80 minutes
+# of two cores for the decision scenes and the pool, beside the renders above):
+#   nohup bash models/recipes/lux-sets.sh > lux-sets.log 2>&1 &
 # Then, with .gpu carried, one call (timeout_s 600; MINUTES=8 leaves about a minute for start-up and saving):
 #   MINUTES=8 bash models/recipes/gpu-next.sh   # writes $OUT/a (cls_ema.pt) and $OUT/b (det_ema.pt, cls_ema.pt), log.json each
 # and back here (the candidates; the choice is the rule in models/tried/rules-2026-11-26.md, "Stop 33"):
