@@ -2,6 +2,7 @@
 
     python models/recipes/choose.py --pool DIR [DIR ...] --decide DIR [DIR ...] \\
         --candidate v21=models --candidate A=/tmp/m/A --candidate B=/tmp/m/B [--out counts.json]
+    python models/recipes/choose.py --threshold 0.85 --decide DIR [DIR ...] --candidate ...   # stop 35's rule
 
 For each candidate (a folder with the two ONNX files):
 1. rule 1 on the calibration pool (the ``--pool`` sets read as one): the first value of the grid
@@ -11,6 +12,7 @@ For each candidate (a folder with the two ONNX files):
    right, recall (dice found), from the bench's threshold sweep;
 3. at that threshold, on the real photos' ``valid`` split: recall, value, sure and wrong, false
    detections; and the median read time of the bench scene (8 dice, one core; ``--speed-runs``).
+With ``--threshold T`` step 1 is skipped (no pool is read) and every candidate is counted at T.
 It prints one table and, with ``--out``, writes every count as JSON. It decides nothing: the rule
 does, on these counts. Each candidate costs a few minutes of one core per 100 scenes.
 """
@@ -49,9 +51,13 @@ def rule1(domains: dict) -> tuple[float, list]:
     return GRID[min(first + 1, len(GRID) - 1)], rows
 
 
-def count(name: str, model_dir: str, pool: list[str], decide: list[str], speed_runs: int) -> dict:
-    p = bench(model_dir, pool, ["--no-real", "--speed-runs", "0"])["domains"]
-    t, rows = rule1(p)
+def count(name: str, model_dir: str, pool: list[str], decide: list[str], speed_runs: int,
+          threshold: float | None = None) -> dict:
+    if threshold is None:
+        p = bench(model_dir, pool, ["--no-real", "--speed-runs", "0"])["domains"]
+        t, rows = rule1(p)
+    else:
+        t, rows = threshold, []
     d = bench(model_dir, decide, ["--no-real", "--speed-runs", "0"])["domains"]
     sure, wrong = sweep_at(d, t)
     dice = sum(x["dice"] for x in d.values())
@@ -60,7 +66,7 @@ def count(name: str, model_dir: str, pool: list[str], decide: list[str], speed_r
     r = bench(model_dir, [], ["--no-domains", "--speed-runs", str(speed_runs), "--unsure-below", str(t)])
     valid = next(v for k, v in r["real"].items() if k.endswith("/valid"))
     return {"name": name, "model_dir": model_dir, "pool_sweep": rows, "threshold": t,
-            "pool_sure_right_at_t": next(s - w for g, s, w in rows if g == t),
+            "pool_sure_right_at_t": next((s - w for g, s, w in rows if g == t), None),
             "decide": {"dice": dice, "found": found, "sure": sure, "sure_wrong": wrong, "sure_right": sure - wrong,
                        "read_right": read_right},
             "real_valid": {k: valid.get(k) for k in ("recall", "value_accuracy", "confident_reads", "confident_wrong",
@@ -70,17 +76,22 @@ def count(name: str, model_dir: str, pool: list[str], decide: list[str], speed_r
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pool", nargs="+", required=True)
+    ap.add_argument("--pool", nargs="+", default=[])
+    ap.add_argument("--threshold", type=float, help="count every candidate at this unsure_below (no pool, no rule 1)")
     ap.add_argument("--decide", nargs="+", required=True)
     ap.add_argument("--candidate", action="append", required=True, help="NAME=MODEL_DIR")
     ap.add_argument("--speed-runs", type=int, default=30)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
-    results = [count(*c.split("=", 1), args.pool, args.decide, args.speed_runs) for c in args.candidate]
+    if (args.threshold is None) == (not args.pool):
+        ap.error("give either --pool (rule 1 picks each threshold) or --threshold, not both or neither")
+    if args.threshold is not None and not any(abs(args.threshold - g) < 1e-9 for g in GRID):
+        ap.error(f"--threshold must be one of the bench's sweep values {GRID}")
+    results = [count(*c.split("=", 1), args.pool, args.decide, args.speed_runs, args.threshold) for c in args.candidate]
     print(f"{'candidate':12}{'pool sure/wrong at ' + ', '.join(f'{t:.2f}' for t in GRID[:4]):>44}{'T':>6}"
           f"{'decide: sure+right / wrong / read right / found':>50}{'valid: recall value wrong fd':>32}{'ms':>7}")
     for x in results:
-        pool = ", ".join(f"{s}/{w}" for _, s, w in x["pool_sweep"][:4])
+        pool = ", ".join(f"{s}/{w}" for _, s, w in x["pool_sweep"][:4]) or "(fixed threshold)"
         dd, v = x["decide"], x["real_valid"]
         print(f"{x['name']:12}{pool:>44}{x['threshold']:>6.2f}"
               f"{dd['sure_right']:>22} / {dd['sure_wrong']} / {dd['read_right']} / {dd['found']} of {dd['dice']}"
