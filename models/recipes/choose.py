@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     if (args.threshold is None) == (not args.pool):
         ap.error("give either --pool (rule 1 picks each threshold) or --threshold, not both or neither")
     if args.threshold is not None and not any(abs(args.threshold - g) < 1e-9 for g in GRID):
-        ap.error(f"--threshold must be one of the bench's sweep values {GRID}")
+        ap.error(f"--threshold must be a value of the grid {GRID} (the bench's sweep counts those)")
     results = [count(*c.split("=", 1), args.pool, args.decide, args.speed_runs, args.threshold) for c in args.candidate]
     print(f"{'candidate':12}{'pool sure/wrong at ' + ', '.join(f'{t:.2f}' for t in GRID[:4]):>44}{'T':>6}"
           f"{'decide: sure+right / wrong / read right / found':>50}{'valid: recall value wrong fd':>32}{'ms':>7}")

@@ -2,9 +2,12 @@
 so a set rendered again on a bare machine is the set the figures and rules name."""
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +27,6 @@ def test_lux_sets_match_the_docs_table() -> None:
 
 
 def _choose():
-    import importlib.util
     spec = importlib.util.spec_from_file_location("choose", ROOT / "models/recipes/choose.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -48,7 +50,6 @@ def test_choose_rule1_takes_one_step_past_the_first_threshold_under_one_percent(
 
 
 def test_choose_takes_a_pool_or_a_fixed_threshold_not_both(capsys) -> None:
-    import pytest
     choose = _choose()
     for argv in (["--decide", "d", "--candidate", "x=m"],                                   # neither
                  ["--pool", "p", "--threshold", "0.85", "--decide", "d", "--candidate", "x=m"],   # both
