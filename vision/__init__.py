@@ -1,8 +1,15 @@
-"""Dice reading by camera: robust image loading, an ONNX model behind a small runtime
+"""The dice reader's runtime: robust image loading, an ONNX model behind a small runtime
 interface (onnxruntime or OpenCV cv2.dnn), per-die colour/value with a confidence and an
-``unsure`` flag, colour calibration, live mode, a CLI (``python -m vision``) and a benchmark.
+``unsure`` flag, colour calibration, live mode and a CLI (``python -m vision``).
 
-Imports no game code.  See docs/vision.md (pipeline) and docs/vision-model.md (model).
+What lives here is what the app ships: ``io``, ``model``, ``runtime``, ``reader``, ``pips``,
+``calibration``, ``config``, ``live``, ``cli`` and ``__main__`` (``read``, ``live``,
+``calibrate``; ``bench`` hands off to ``python -m visionlab.bench`` by ``os.execv``).
+
+What must not: the lab (``visionlab``: renderers, trainer, benchmark).  The runtime never
+imports ``visionlab`` (the lab imports the runtime, never the other way), nor torch, bpy,
+mitsuba or pyluxcore; it imports no game code either.  See docs/vision.md (pipeline) and
+docs/vision-model.md (model).
 """
 
 from vision.io import ImageLoadError, LoadedImage, load_image

@@ -8,6 +8,9 @@
     python -m vision bench [--synthetic-count N] [--seed S] [--sizes webcam|vga|mixed|phone]
                            [--real DIR | --no-real] [--speed-runs N] [--json]
 
+``bench`` is the lab's benchmark: it hands off to ``python -m visionlab.bench`` with the same
+options (``os.execv``; the runtime never imports the lab).
+
 Common options: ``--backend auto|onnxruntime|opencv``, ``--model-dir DIR``, ``--threads N``,
 ``--calibration FILE`` (default: the profile's calibration), ``--no-calibration``.
 
@@ -20,32 +23,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Sequence, TextIO
 
+from vision.cli import CliError, ReaderFactory, add_common_options, default_reader_factory
 from vision.config import DICE_COLOURS, default_calibration_path
 
-ReaderFactory = Callable[[argparse.Namespace, Any], Any]
-
-
-class CliError(Exception):
-    """An error to print on stderr, with the exit code."""
-
-    def __init__(self, message: str, code: int = 2) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _common(p: argparse.ArgumentParser, calibration: bool = True) -> None:
-    p.add_argument("--backend", choices=["auto", "onnxruntime", "opencv"], default="auto",
-                   help="inference runtime (default: onnxruntime when installed, else OpenCV)")
-    p.add_argument("--model-dir", type=Path, default=None, help="folder with the ONNX models (default: models/)")
-    p.add_argument("--threads", type=int, default=1, help="CPU threads for inference (default 1)")
-    if calibration:
-        p.add_argument("--calibration", type=Path, default=None,
-                       help=f"colour calibration file (default: {default_calibration_path()})")
-        p.add_argument("--no-calibration", action="store_true", help="ignore any colour calibration")
+__all__ = ["CliError", "ReaderFactory", "build_parser", "default_reader_factory", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("read", help="read the dice in images")
     p.add_argument("images", nargs="+", help="image files ('-' reads one image from stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per line per image")
-    _common(p)
+    add_common_options(p)
 
     p = sub.add_parser("live", help="read dice from a webcam or video whenever the scene is still")
     src = p.add_mutually_exclusive_group(required=True)
@@ -64,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-scenes", type=int, default=None, help="stop after this many scenes")
     p.add_argument("--still-seconds", type=float, default=None,
                    help="how long the scene must stay still before it is read (default from config)")
-    _common(p)
+    add_common_options(p)
 
     p = sub.add_parser("calibrate", help="learn your own dice colours under your own light")
     p.add_argument("images", nargs="*", help="photos of your dice")
@@ -74,35 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--show", action="store_true", help="print the stored calibration")
     which.add_argument("--clear", action="store_true", help="delete the stored calibration")
     p.add_argument("--fresh", action="store_true", help="forget previously calibrated colours")
-    _common(p, calibration=False)
+    add_common_options(p, calibration=False)
     p.add_argument("--calibration", type=Path, default=None,
                    help=f"calibration file to write (default: {default_calibration_path()})")
 
-    p = sub.add_parser("bench", help="accuracy and speed on held-out synthetic scenes and real photos")
-    p.add_argument("--synthetic-count", type=int, default=None, help="synthetic scenes to render (default 300)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the held-out synthetic set (default 424242)")
-    p.add_argument("--sizes", default=None, help="synthetic image sizes: webcam (default), vga, mixed, phone")
-    p.add_argument("--real", type=Path, default=None, help="real-dice dataset folder (default ../shared/datasets/real-dice)")
-    p.add_argument("--no-real", action="store_true", help="skip the real photos")
-    p.add_argument("--speed-runs", type=int, default=None, help="timed reads of the 640x480 8-dice scene")
-    p.add_argument("--awkward", action="store_true", help="also time the awkward inputs (empty, text, huge, ...)")
-    p.add_argument("--domain-dir", type=Path, action="append", default=None,
-                   help="a domain directory (domain.json + NNNNN.json/.jpg) to read as well; repeatable")
-    p.add_argument("--domain-root", type=Path, default=None,
-                   help="read every domain directory under this folder (default data/domains)")
-    p.add_argument("--domain-limit", type=int, default=None, help="read at most this many scenes per domain directory")
-    p.add_argument("--no-domains", action="store_true", help="skip the per-domain figures")
-    pip = p.add_mutually_exclusive_group()
-    pip.add_argument("--pip-check", dest="pip_check", action="store_true", default=None,
-                     help="measure with the pip check (vision.pips) on, for comparison (off by default from v16)")
-    pip.add_argument("--no-pip-check", dest="pip_check", action="store_false",
-                     help="measure with the pip check off (the default from v16)")
-    p.add_argument("--unsure-below", type=float, default=None,
-                   help="measure with this threshold instead of the shipped one, for comparison")
-    p.add_argument("--trained-on", default=None,
-                   help="comma-separated domains the model was trained on (default models/training.json)")
-    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    _common(p, calibration=False)
+    # the benchmark is the lab's (visionlab.bench): ``main`` hands ``bench ...`` off to it unparsed
+    p = sub.add_parser("bench", help="accuracy and speed on held-out synthetic scenes and real photos",
+                       add_help=False)
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the options of python -m visionlab.bench")
     return parser
 
 
@@ -123,35 +88,6 @@ def _load_calibration(args: argparse.Namespace, err: TextIO):
             raise CliError(f"error: {exc}") from None
         err.write(f"warning: ignoring the colour calibration: {exc}\n")
         return None
-
-
-def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
-    """Build the shipped reader; raise CliError(2) with the reason when the model is unusable."""
-    from vision.reader import DiceReader
-    from vision.runtime import ModelLoadError
-
-    if args.threads < 1:
-        raise CliError("error: --threads must be at least 1")
-    from dataclasses import replace
-
-    from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
-
-    config = DEFAULT_READER
-    pip_check = getattr(args, "pip_check", None)
-    if pip_check is not None:
-        config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
-    unsure_below = getattr(args, "unsure_below", None)
-    if unsure_below is not None:
-        if not 0.0 <= unsure_below <= 1.0:
-            raise CliError("error: --unsure-below must lie between 0 and 1")
-        config = replace(config, unsure_below=unsure_below)
-    try:
-        return DiceReader.from_files(
-            model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,
-            config=config,
-        )
-    except (ModelLoadError, FileNotFoundError, ImportError, ValueError, OSError) as exc:
-        raise CliError(f"error: cannot load the dice model: {exc}") from None
 
 
 def _text_line(image: str, result: Any) -> str:
@@ -278,10 +214,13 @@ def cmd_calibrate(args: argparse.Namespace, factory: ReaderFactory, out: TextIO,
     return 0
 
 
-def cmd_bench(args: argparse.Namespace, factory: ReaderFactory, out: TextIO, err: TextIO) -> int:
-    from vision import bench
-
-    return bench.run_from_args(args, factory, out, err)
+def cmd_bench(rest: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """``bench`` is the lab's benchmark: run ``python -m visionlab.bench`` with the same options in
+    this process's place (the runtime never imports the lab; it does not return)."""
+    for stream in (out, err, sys.stdout, sys.stderr):
+        stream.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "visionlab.bench", *rest])
+    return 2  # not reached: execv replaces the process or raises OSError
 
 
 def main(
@@ -292,9 +231,12 @@ def main(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bench"]:
+        return cmd_bench(argv[1:], out, err)
     args = build_parser().parse_args(argv)
     factory = reader_factory or default_reader_factory
-    commands = {"read": cmd_read, "live": cmd_live, "calibrate": cmd_calibrate, "bench": cmd_bench}
+    commands = {"read": cmd_read, "live": cmd_live, "calibrate": cmd_calibrate}
     try:
         return commands[args.command](args, factory, out, err)
     except CliError as exc:

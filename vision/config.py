@@ -82,7 +82,7 @@ class ReaderConfig:
     # on LuxCore scenes of a renderer it never trained on (the tuning pool lux-train-889001 to
     # 889004, 1 786 dice, other games' dice counted): 0.85 is the first grid value under 1 %
     # (11 of 1 206, 0.91 %), one step of margin gives 0.88 (9 of 1 165); on the first half of the
-    # pool it gave 0.90; models/README.md, v16. Stop 30 (with turned_doubt_low 0.8): the pool grown
+    # pool it gave 0.90; docs/vision-history.md, v16. Stop 30 (with turned_doubt_low 0.8): the pool grown
     # by 889011/889012 (2 775 dice) gives 0.88 again (0.85 the first value under 1 %, 16 of 1 919).
     # Model v21 (stop 31, its classifier trained on a GPU): the same rule on the same pool gives 0.85
     # (0.80 the first value under 1 %, 20 of 2 097; 0.85: 12 of 2 039); the pool grown by 889015/889016
@@ -117,7 +117,7 @@ class ReaderConfig:
     # the turned band, the turned view can only swap the value. None = doubt wherever turned
     # (up to 2026-11-26). 0.8 from then: on LuxCore scenes of a renderer the model never saw the
     # doubt there was mostly wrong (steep views turned show a side face on top); on 230 new
-    # pool scenes 25 more dice sure and right, none fewer right (models/README.md, stop 30).
+    # pool scenes 25 more dice sure and right, none fewer right (docs/vision-history.md, stop 30).
     turned_doubt_low: float | None = 0.8
     # Two reads of the same colour whose boxes overlap by at least this IoU are both unsure: one
     # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
@@ -132,7 +132,7 @@ class ReaderConfig:
     # the Blender-free model v10 (``pip_confirm_from`` = ``PIP_CONFIRM_FROM``); models v11-v15 used
     # it. Off (None) from v16: on the LuxCore pool it confirmed side faces of steep views (a 6 or 5
     # read as the 3 on its side), and the calibration rule gives v16 more sure and right reads
-    # without it (577 against 308 of 906; models/README.md, v16). ``python -m vision bench
+    # without it (577 against 308 of 906; docs/vision-history.md, v16). ``python -m vision bench
     # --pip-check`` measures with it (``PIP_CONFIRM_FROM``).
     pip_confirm_from: float | None = None
     pip_doubt_factor: float = 0.05

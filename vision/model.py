@@ -73,7 +73,7 @@ class ModelConfig:
     max_candidates: int = 60             # at most this many peaks go to the classifier
     min_det_score: float = 0.65          # final det_score below this: not a die, dropped (v4: 0.3 -> 0.55;
                                          # v10: 0.6, chosen on the Blender tuning set; v16: 0.65, by the same
-                                         # rule on the LuxCore pool, models/README.md)
+                                         # rule on the LuxCore pool, docs/vision-history.md, v16)
     nms_iou: float = 0.45                # overlapping candidates above this IoU: keep the best
     contained_frac: float = 0.75         # a candidate this much inside a better one is a side face, dropped
     edge_min_aspect: float = 0.5         # a box cut by the image border with short/long side below
@@ -156,7 +156,7 @@ def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) ->
     scale = min(in_w / w, in_h / h)
     nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
     # Area averaging only when shrinking below half (aliasing); above that bilinear reads as well
-    # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, models/README.md).
+    # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, docs/vision-history.md).
     interp = cv2.INTER_AREA if scale < LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
     resized = cv2.resize(image, (nw, nh), interpolation=interp)
     canvas = np.full((in_h, in_w, 3), pad_value, np.uint8)

@@ -11,6 +11,7 @@ corrected by hand), placing, the automa's dice, an Embassy turn, the automa's tu
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import webapp
@@ -18,7 +19,9 @@ import webapp
 #: six experts for the University display, typed in by their first name
 EXPERTS = ("Alonso Rossette", "Audrey Morton", "Cristian Miller", "Elena Lewis", "Etienne Lebeau",
            "Adamu Ashenafi")
-#: the dice in the synthetic photo of the human seat (vision.synth, seed [7, 1]; see dice_photo)
+#: the stored render of the human seat's dice (see dice_photo)
+SAMPLE_PHOTO = Path(__file__).resolve().parents[2] / "samples" / "app" / "four-dice.jpg"
+#: the dice in it
 PHOTO_DICE = ("red 5", "blue 2", "blue 2", "green 3")
 #: what the app may answer to a photo: dice read, or a refusal with its reason
 PHOTO_ANSWER = re.compile(r"dice read|refused|could not be read|not available|no die was found")
@@ -35,17 +38,11 @@ def read_as_rolled(page) -> bool:
 
 
 def dice_photo(folder: Path) -> Path:
-    """A photo of four dice rendered by the vision team's scene renderer (no sample photo of
-    real dice is in samples/ yet). Its dice are PHOTO_DICE."""
-    cv2 = __import__("cv2")
-    np = __import__("numpy")
-    from vision.synth import SceneOptions, render_scene
-
-    img, truth = render_scene(np.random.default_rng([7, 1]), SceneOptions(
-        width=960, height=720, min_dice=4, max_dice=4, other_share=0.0, die_px=(0.09, 0.13)))
-    assert tuple(f"{d.colour} {d.value}" for d in truth) == PHOTO_DICE
+    """A photo of four dice rendered by our scene renderer (``samples/app/four-dice.jpg``:
+    ``visionlab.render.synth``, seed [7, 1], 960x720, stored so the app's tests never import the
+    lab). Its dice are PHOTO_DICE."""
     path = folder / "four-dice.jpg"
-    cv2.imwrite(str(path), img)
+    shutil.copyfile(SAMPLE_PHOTO, path)
     return path
 
 

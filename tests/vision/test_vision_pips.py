@@ -135,7 +135,7 @@ def test_an_agreeing_pip_count_makes_a_near_sure_read_sure() -> None:
 
 
 def test_the_shipped_reader_does_not_count_pips(monkeypatch) -> None:
-    """Off from v16 (models/README.md): the same read stays as the model made it, and the
+    """Off from v16 (docs/vision-history.md): the same read stays as the model made it, and the
     counter is never run."""
     calls = []
     monkeypatch.setattr(reader_mod, "count_pips", lambda *a, **k: calls.append(a) or None)
@@ -184,29 +184,6 @@ def test_no_count_when_the_colour_alone_keeps_the_read_unsure(monkeypatch) -> No
 def test_the_check_never_changes_a_value() -> None:
     die = decide(raw_for((0, 0, 10, 10), 4, vp=0.5), (0, 0, 10, 10), PIP_ON, pip_value=6)
     assert die.value == 4 and not die.pip_confirmed and die.value_confidence == pytest.approx(0.5)
-
-
-def test_the_bench_can_measure_with_and_without_the_pip_check(tmp_path, monkeypatch) -> None:
-    """`python -m vision bench` measures the shipped reader (check off from v16); `--pip-check`
-    switches it on and `--no-pip-check` off, and the report says which (for comparisons)."""
-    import io
-    import json
-
-    from vision.__main__ import default_reader_factory, main
-
-    made = []
-
-    def from_files(**kw):
-        made.append(kw["config"])
-        return DiceReader(Scripted([]), config=kw["config"])
-
-    monkeypatch.setattr(DiceReader, "from_files", staticmethod(from_files))
-    for flag, on in (([], False), (["--pip-check"], True), (["--no-pip-check"], False)):
-        out = io.StringIO()
-        argv = ["bench", "--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0", *flag]
-        assert main(argv, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
-        assert json.loads(out.getvalue())["pip_check"] is on
-        assert (made[-1].pip_confirm_from == PIP_CONFIRM_FROM) is on
 
 
 def test_a_die_filling_a_big_photo_is_counted() -> None:

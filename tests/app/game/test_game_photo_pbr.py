@@ -1,6 +1,6 @@
-"""Issue 16: a photo of 4 dice from the second renderer (Blender, ``vision.pbr``) that the
+"""Issue 16: a photo of 4 dice from the second renderer (Blender, ``visionlab.render.blender``) that the
 shipped reader gets right needs no tap before Confirm; and the same for a photo of the third
-renderer (Mitsuba, ``vision.mts``; seed 9301, which no model trains on).
+renderer (Mitsuba, ``visionlab.render.mitsuba``; seed 9301, which no model trains on).
 
 ``samples/dice/pbr_4.jpg`` and ``mts_4.jpg`` are our own renders (their truth beside them); the
 game is driven through the view-model with the real ``DiceReader`` on the shipped model files."""

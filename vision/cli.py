@@ -1,0 +1,63 @@
+"""Pieces of the command line that ``python -m vision`` shares with the lab's benchmark
+(``python -m visionlab.bench``): the error with its exit code, the runtime options every
+command has, and the factory of the shipped reader.  Runtime only: imports no lab code."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Callable
+
+from vision.config import default_calibration_path
+
+ReaderFactory = Callable[[argparse.Namespace, Any], Any]
+
+
+class CliError(Exception):
+    """An error to print on stderr, with the exit code."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def add_common_options(p: argparse.ArgumentParser, calibration: bool = True) -> None:
+    """``--backend``, ``--model-dir``, ``--threads`` (and, with ``calibration``, ``--calibration``
+    and ``--no-calibration``)."""
+    p.add_argument("--backend", choices=["auto", "onnxruntime", "opencv"], default="auto",
+                   help="inference runtime (default: onnxruntime when installed, else OpenCV)")
+    p.add_argument("--model-dir", type=Path, default=None, help="folder with the ONNX models (default: models/)")
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for inference (default 1)")
+    if calibration:
+        p.add_argument("--calibration", type=Path, default=None,
+                       help=f"colour calibration file (default: {default_calibration_path()})")
+        p.add_argument("--no-calibration", action="store_true", help="ignore any colour calibration")
+
+
+def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
+    """Build the shipped reader; raise CliError(2) with the reason when the model is unusable."""
+    from vision.reader import DiceReader
+    from vision.runtime import ModelLoadError
+
+    if args.threads < 1:
+        raise CliError("error: --threads must be at least 1")
+    from dataclasses import replace
+
+    from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
+
+    config = DEFAULT_READER
+    pip_check = getattr(args, "pip_check", None)
+    if pip_check is not None:
+        config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
+    unsure_below = getattr(args, "unsure_below", None)
+    if unsure_below is not None:
+        if not 0.0 <= unsure_below <= 1.0:
+            raise CliError("error: --unsure-below must lie between 0 and 1")
+        config = replace(config, unsure_below=unsure_below)
+    try:
+        return DiceReader.from_files(
+            model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,
+            config=config,
+        )
+    except (ModelLoadError, FileNotFoundError, ImportError, ValueError, OSError) as exc:
+        raise CliError(f"error: cannot load the dice model: {exc}") from None
