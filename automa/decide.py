@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from companion.actions import Action, AutomaAction, ChooseAnimal, ChooseExpert, TakeDie
-from companion.engine import EXPERT, animal_deck_left, apply, expert_deck_left
-from companion.state import State
+from companion.engine import EXPERT, State, animal_deck_left, apply, expert_deck_left
 
 from . import words
 from .content import CONTINENT_LABEL, Priority, behavior

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from companion.actions import Action, ChooseExpert, SeatConfig, StartGame
-from companion.engine import EXPERT, apply
-from companion.players import CHANCE_KINDS, ChanceSource, RandomPlayer
-from companion.state import State
+from companion.engine import CHANCE_KINDS, ChanceSource, EXPERT, RandomPlayer, State, apply
 
 from .content import Priority, behavior, distinct_priorities, scoring_card
 from .decide import decide
@@ -102,6 +100,6 @@ def random_table(rng: random.Random, n_automas: int, n_humans: int) -> list[Seat
 
 def scores(res: GameResult):
     """``(breakdowns, ranking)`` of a finished game through ``companion.scoring``."""
-    from companion.queries import final_scores
+    from companion.engine import final_scores
 
     return final_scores(res.state)

@@ -53,10 +53,10 @@ from companion.actions import (
     SetCategories, TakeDie,
 )
 from companion.content.vocab import CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY
-from companion.engine import EXPERT, apply, pending_of
+from companion.engine import (
+    EXPERT, State, apply, die_options, pending_of, publishable_types, research_options,
+)
 from companion.errors import RuleError
-from companion.queries import die_options, publishable_types, research_options
-from companion.state import State
 
 #: what a gift to the die's owner is worth to it (VP-equivalent per unit)
 GIFT_VALUE = {"coins": 0.5, "reputation": 1.2, "vp": 1.0, "tokens": 1.0, "seals": 4.0}

@@ -29,7 +29,7 @@ from game_play import answer  # noqa: E402  (tests/app/game/game_play.py: a seed
 
 from companion.app.game.texts import GameText  # noqa: E402
 from companion.app.game.vm import GameVM, LocalCatalogue  # noqa: E402
-from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft  # noqa: E402
+from companion.app.game.wizard_vm import HUMAN, NewGameVM, SeatDraft  # noqa: E402
 from companion.engine import replay  # noqa: E402
 from companion.shared_session import LiveGames  # noqa: E402
 from companion.store import GameStore  # noqa: E402

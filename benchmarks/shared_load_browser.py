@@ -53,7 +53,7 @@ class Tab(webapp.ScreenTab):
 
 def prepare(data: Path, seed: int) -> str:
     from companion.app.game.texts import GameText
-    from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft
+    from companion.app.game.wizard_vm import HUMAN, NewGameVM, SeatDraft
     from companion.store import GameStore
 
     w = NewGameVM(GameText(), random.Random(seed))

@@ -1,16 +1,20 @@
 """``python -m companion``: the command line.
 
-    python -m companion                      the app (same as ``encyclopedia``)
-    python -m companion --web [--port P]     the app in a browser
     python -m companion score SHEET.json [--json]
     python -m companion simulate --games N --seats K --seed S [--automas A] [--no-check]
 
-The engine never imports the UI: the app is imported only when it is asked for.
+The table app is started with ``encyclopedia`` or ``python -m companion.app [--web ...]``
+(``companion/app/__main__.py``); nothing here imports the app.
 """
 
 from __future__ import annotations
 
 import sys
+
+USAGE = """usage: python -m companion score SHEET.json [--json]
+       python -m companion simulate --games N --seats K --seed S [--automas A] [--no-check]
+
+The app is started with `encyclopedia` or `python -m companion.app` (--web for browsers)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,12 +27,12 @@ def main(argv: list[str] | None = None) -> int:
         from companion.simulate import main as simulate_main
 
         return simulate_main(argv[1:])
-    if not argv or argv[0].startswith("--"):
-        from companion.app.launch import main as app_main
-
-        return app_main(argv)
-    print(f"python -m companion: unknown command {argv[0]!r}; commands: score, simulate "
-          "(or no command / --web for the app)", file=sys.stderr)
+    if argv and argv[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if argv:
+        print(f"python -m companion: unknown command {argv[0]!r}", file=sys.stderr)
+    print(USAGE, file=sys.stderr)
     return 2
 
 

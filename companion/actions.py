@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Mapping
 
-from companion.engine_board import current_board_values
+from companion.board_values import current_board_values
 from companion.errors import BadActionError
 
 # --------------------------------------------------------------------------- value objects
@@ -94,7 +94,7 @@ class StartGame(Action):
 
     ``board``: the board constants the game is played with, part of the record so that a saved
     game replays identically whatever the user's "check your box" values become later. It is a
-    JSON object of overridable constants (``companion.engine_board``), applied on top of the
+    JSON object of overridable constants (``companion.board_values``), applied on top of the
     shipped ``board.json``; by default every overridable constant of ``default_board()`` at the
     moment the action is built (so a JSON ``start_game`` without ``"board"``, written before the
     field existed, is read with the user's current board, as it always was). ``board=None``:

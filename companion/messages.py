@@ -1,11 +1,11 @@
 """What the engine says to the table, as message keys with arguments (no UI code here).
 
 Every refusal (``companion.errors.RuleError``) and every line of the readable game log
-(``companion.engine_describe``) is a :class:`Msg`: a stable key and its arguments. The engine
+(``companion.engine.describe``) is a :class:`Msg`: a stable key and its arguments. The engine
 renders it in English with the table ``companion/data/messages-en.json``; ``str(msg)`` is that
 English sentence, so the command line and ``str(refusal)`` read exactly as before. The app
 renders the same ``Msg`` in the player's language with its own French and Italian tables
-(``companion.app.engine_text``). Decisions: docs/i18n.md.
+(``companion.app.common.engine_text``). Decisions: docs/i18n.md.
 
 Templates are ``str.format`` text with four additions:
 

@@ -31,10 +31,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from companion import engine
 from companion.actions import Action, action_from_json
-from companion.engine_describe import describe
+from companion.engine import State, describe
 from companion.errors import RuleError
 from companion.messages import Msg
-from companion.state import State
 from companion.store import (
     EXPORT_FORMAT,
     EXPORT_SCHEMA,

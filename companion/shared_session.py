@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator
 
 from companion.actions import Action
 from companion.session import GameSession
-from companion.state import State
+from companion.engine import State
 from companion.store import GameStore
 
 __all__ = ["LiveGames", "SharedSession", "StaleViewError", "new_join_code"]

@@ -17,9 +17,7 @@ import time
 from dataclasses import dataclass
 
 from companion.actions import SeatConfig, StartGame
-from companion.engine import apply, apply_unchecked
-from companion.players import ChanceSource, RandomPlayer, next_action
-from companion.state import State
+from companion.engine import ChanceSource, RandomPlayer, State, apply, apply_unchecked, next_action
 
 
 class InvariantError(AssertionError):
@@ -110,7 +108,7 @@ def check_invariants(st: State) -> None:
 
 def seat_configs(seats: int, automas: int = 0, rng: random.Random | None = None) -> tuple[SeatConfig, ...]:
     from companion.content.vocab import CONTINENTS
-    from companion.engine_automa import BEHAVIOURS, SCORING_IDS
+    from companion.engine import BEHAVIOURS, SCORING_IDS
 
     rng = rng or random.Random(0)
     out = []

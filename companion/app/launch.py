@@ -1,6 +1,6 @@
 """Start the app: ``encyclopedia`` (desktop window) or ``encyclopedia --web`` (browsers on the LAN).
 
-``python -m companion`` with no sub-command comes here too (``companion/__main__.py``).
+``python -m companion.app`` comes here too (``companion/app/__main__.py``).
 
 Web mode serves the Flutter client from the installed ``flet-web`` package with ``no_cdn=True``
 so nothing is fetched from the internet: phones at the table open the printed address. The
@@ -17,6 +17,8 @@ import platform
 import socket
 import sys
 from pathlib import Path
+
+from companion.app.common.gate import SERVED_ENV
 
 DEFAULT_PORT = 8550
 DEFAULT_WEB_HOST = "0.0.0.0"
@@ -138,15 +140,6 @@ def main(argv: list[str] | None = None) -> int:
     return open_window()
 
 
-#: the environment variable holding the addresses ``serve_web`` printed (LAN address first)
-SERVED_ENV = "ENCYCLOPEDIA_SERVED_AT"
-
-
-def served_addresses() -> list[str]:
-    """The addresses the web server was started on (empty outside ``--web``)."""
-    return os.environ.get(SERVED_ENV, "").split()
-
-
 def serve_web(host: str, port: int) -> int:
     import flet as ft
 
@@ -159,8 +152,8 @@ def serve_web(host: str, port: int) -> int:
     # do not pop a browser tab on the serving machine; the address is printed instead
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     addresses = web_addresses(host, port)
-    # the game's host screen shows them to the phones (docs/app.md); through the environment
-    # because this module may run as __main__
+    # the game's host screen shows them to the phones (docs/app.md; ``gate.served_addresses``);
+    # through the environment because this module may run as __main__
     os.environ[SERVED_ENV] = " ".join(addresses)
     print("Encyclopedia Companion is being served. Open on a phone or a browser on the same network:")
     for url in addresses:
@@ -172,9 +165,9 @@ def serve_web(host: str, port: int) -> int:
 
 def web_app_options() -> dict:
     """What ``serve_web`` hands to ``ft.run``: the app, Flet's ``before_main`` that notes each
-    page's address for the join-code gate (``companion.app.gate``), no CDN, assets, uploads."""
-    from companion.app.gate import note_client
-    from companion.app.shell import app_main, assets_dir, upload_dir
+    page's address for the join-code gate (``companion.app.common.gate``), no CDN, assets, uploads."""
+    from companion.app.common.gate import note_client
+    from companion.app.shell.view import app_main, assets_dir, upload_dir
 
     return dict(main=app_main, before_main=note_client, no_cdn=True, assets_dir=str(assets_dir()),
                 upload_dir=str(upload_dir()), name="")
@@ -191,7 +184,7 @@ def web_asgi_app():
 def open_window() -> int:
     import flet as ft
 
-    from companion.app.shell import app_main, assets_dir, upload_dir
+    from companion.app.shell.view import app_main, assets_dir, upload_dir
 
     ft.run(app_main, assets_dir=str(assets_dir()), upload_dir=str(upload_dir()))
     return 0

@@ -13,7 +13,7 @@ on a stale page is refused, in the real web app (headless Chromium, Flutter's se
   holds A's step only and equals its replay.
 - The same when the server has already redrawn B (B's old controls gone from Flet's index) but
   B's browser has not shown it yet (the server's messages to B held back by the test): B's tap
-  on its old question, which Flet drops, gets the stale message (``companion.app.flet_events``).
+  on its old question, which Flet drops, gets the stale message (``companion.app.common.flet_events``).
 - A phone (a page whose connection comes from 127.0.0.2, through a forwarder in this test: only
   loopback traffic) opening the game's address sees the join form, enters the code once;
   reloaded as a new page, or on the game's address in a new tab, it is back in the game without
@@ -175,7 +175,7 @@ def stale_tap_applied_nothing(b, data: Path, gid: str, game1, actions1, shot: st
 
 
 def test_a_stale_tap_is_refused_and_leaves_the_log_alone(tmp_path):
-    from companion.app.game.views import HOLD_REMOTE_REDRAW_ENV
+    from companion.app.game.view import HOLD_REMOTE_REDRAW_ENV
 
     data = tmp_path / "data"
     title = "Stale table"
@@ -241,7 +241,7 @@ def open_held(ctx, url: str, title: str, width=1280, height=900) -> tuple[Tab, H
 def test_a_tap_on_a_control_the_server_already_replaced_gets_the_stale_message(tmp_path):
     """The load check's silent taps (docs/app.md): the server has redrawn B for A's change
     (B's old controls are gone from Flet's index) but B's browser has not shown it yet; B's tap
-    on its old question is dropped by Flet before any handler; companion.app.flet_events
+    on its old question is dropped by Flet before any handler; companion.app.common.flet_events
     answers it: the stale message over the game as it is, nothing applied."""
     data = tmp_path / "data"
     title = "Vanished table"

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from companion.app.engine_text import APP_TERMS, engine_text, load_engine_table
-from companion.app.i18n import load_game_strings
+from companion.app.common.engine_text import APP_TERMS, engine_text, load_engine_table
+from companion.app.common.i18n import load_game_strings
 from companion.messages import Msg, TERM_ARGS, english_table, placeholders, plural_forms, render
 
 EN = english_table()

@@ -1,5 +1,5 @@
 """A tap on a control that a redraw for another page's change replaced is answered
-(``companion.app.flet_events``, issue 18), driven through Flet 1.0.5's own ``Session`` (no
+(``companion.app.common.flet_events``, issue 18), driven through Flet 1.0.5's own ``Session`` (no
 browser): the event goes through ``page.session.dispatch_event`` as Flet's connections send it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import flet as ft
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from companion.app import flet_events
+from companion.app.common import flet_events
 
 
 class Conn:

@@ -2,10 +2,10 @@ import json
 
 import pytest
 
-from companion.app import layout
-from companion.app.controller import ROUTES, AppController
-from companion.app.nav import Navigator
-from companion.app.prefs import Prefs, PrefsError, load_prefs, prefs_path, save_prefs
+from companion.app.common import layout
+from companion.app.common.nav import Navigator
+from companion.app.common.prefs import Prefs, PrefsError, load_prefs, prefs_path, save_prefs
+from companion.app.shell.controller import ROUTES, AppController
 
 
 # -- prefs ---------------------------------------------------------------------------------

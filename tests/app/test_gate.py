@@ -1,11 +1,12 @@
-"""Which pages must type a join code (companion.app.gate): decided from the address the web
+"""Which pages must type a join code (companion.app.common.gate): decided from the address the web
 server saw when the page registered, never from what the browser says afterwards."""
 
 from __future__ import annotations
 
 import pytest
 
-from companion.app import gate, launch
+from companion.app import launch
+from companion.app.common import gate
 
 
 class Page:
@@ -18,7 +19,7 @@ class Page:
 @pytest.fixture(autouse=True)
 def _env(monkeypatch):
     monkeypatch.delenv(gate.REQUIRE_CODE_ENV, raising=False)
-    monkeypatch.delenv(launch.SERVED_ENV, raising=False)
+    monkeypatch.delenv(gate.SERVED_ENV, raising=False)
 
 
 def test_the_address_noted_at_registration_decides_not_the_page_patched_later():
@@ -54,9 +55,9 @@ def test_require_code_makes_every_served_page_a_phone(monkeypatch):
 
 def test_pages_not_noted(monkeypatch):
     # served by `encyclopedia --web` but not noted: an unknown address, a phone, whatever it claims
-    monkeypatch.setenv(launch.SERVED_ENV, "http://192.168.1.20:8550/")
+    monkeypatch.setenv(gate.SERVED_ENV, "http://192.168.1.20:8550/")
     assert gate.is_phone(Page("127.0.0.1", web=False))
-    monkeypatch.delenv(launch.SERVED_ENV)
+    monkeypatch.delenv(gate.SERVED_ENV)
     # the desktop window
     assert not gate.is_phone(Page(None, web=False))
     monkeypatch.setenv(gate.REQUIRE_CODE_ENV, "1")

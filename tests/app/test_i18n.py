@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import i18n
-from companion.app.i18n import LANGUAGES, Translator, load_shell_table, load_table
-from companion.app.prefs import THEMES
+from companion.app.common import i18n
+from companion.app.common.i18n import LANGUAGES, Translator, load_shell_table, load_table
+from companion.app.common.prefs import THEMES
 from companion.content.board import shipped_unverified_keys
 
-APP = Path(i18n.__file__).parent
+APP = Path(i18n.__file__).parents[1]  # companion/app
 
 
 def _fields(text):
@@ -61,7 +61,7 @@ def test_computed_keys_exist():
         assert f"board.{key}" in en and f"board.{key}_help" in en
     for theme in THEMES:
         assert f"settings.theme_{theme}" in en
-    from companion.app.vm_tools import CALIBRATION_ORDER
+    from companion.app.settings.tools_vm import CALIBRATION_ORDER
     from companion.content.vocab import CATEGORIES, CONTINENTS
 
     for c in CALIBRATION_ORDER:
@@ -72,7 +72,7 @@ def test_computed_keys_exist():
         assert f"continent.{c}" in en
     for v in ("error", "keep", "replace"):
         assert f"settings.catalogue_conflict_{v}" in en
-    from companion.app.vm_scorepad import AUTOMA_COUNTS, HUMAN_COUNTS
+    from companion.app.scorepad.vm import AUTOMA_COUNTS, HUMAN_COUNTS
 
     for c in HUMAN_COUNTS + AUTOMA_COUNTS + ("cubes", "published", "animals"):
         assert f"pad.{c}" in en

@@ -69,3 +69,40 @@ def test_display_opens_the_window(monkeypatch):
     monkeypatch.setattr(launch, "open_window", lambda: 0)
     monkeypatch.setattr(launch, "serve_web", lambda h, p: pytest.fail("should open a window"))
     assert launch.main([]) == 0
+
+
+def test_python_m_companion_app_is_the_app_command():
+    import subprocess
+    import sys
+
+    from tests_app_paths import REPO
+
+    r = subprocess.run([sys.executable, "-m", "companion.app", "--help"], capture_output=True, text=True,
+                       cwd=REPO, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "usage: encyclopedia" in r.stdout and "--web" in r.stdout
+
+
+def test_python_m_companion_keeps_score_and_simulate_and_names_the_app_command(capsys):
+    import ast
+    import inspect
+
+    import companion.__main__ as cli
+
+    for argv in ([], ["--web"], ["play"]):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert "score" in err and "simulate" in err
+        assert "encyclopedia" in err and "python -m companion.app" in err
+    tree = ast.parse(inspect.getsource(cli))
+    imported = [n.module if isinstance(n, ast.ImportFrom) else a.name
+                for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names]
+    assert not [m for m in imported if m and m.startswith("companion.app")]
+
+
+def test_the_served_assets_folder_is_the_apps():
+    from pathlib import Path
+
+    assets = Path(launch.web_app_options()["assets_dir"])
+    assert assets.is_dir() and (assets / "i18n" / "en.json").is_file()

@@ -8,10 +8,10 @@ import json
 import flet as ft
 import pytest
 
-from companion.app.controller import AppController
-from companion.app.prefs import Prefs
-from companion.app.ui import build_screen
-from companion.app.vm_scorepad import ScorePad
+from companion.app.common.prefs import Prefs
+from companion.app.scorepad.vm import ScorePad
+from companion.app.shell.controller import AppController
+from companion.app.shell.view import build_screen
 from tests_app_paths import SAMPLES
 
 

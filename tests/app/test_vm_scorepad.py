@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from companion.app.i18n import Translator
-from companion.app.vm_scorepad import PadError, ScorePad
+from companion.app.common.i18n import Translator
+from companion.app.scorepad.vm import PadError, ScorePad
 from companion.scorepad import parse_sheet, result_json, score_sheet
 from tests_app_paths import SAMPLES  # noqa: F401  (see conftest: samples folder)
 

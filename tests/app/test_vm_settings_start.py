@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.vm_settings import BoxConstantsForm
-from companion.app.vm_start import GameFileError, export_game, import_game, saved_games
+from companion.app.settings.vm import BoxConstantsForm
+from companion.app.start.vm import GameFileError, export_game, import_game, saved_games
 from companion.content import board as board_mod
 from companion.store import GameStore
 

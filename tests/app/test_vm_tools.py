@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from companion.app.vm_tools import (CALIBRATION_ORDER, CalibrationStatus, CalibrationTools, CatalogueSummary,
+from companion.app.settings.tools_vm import (CALIBRATION_ORDER, CalibrationStatus, CalibrationTools, CatalogueSummary,
                                     CatalogueTools, ToolError)
 from companion.content.catalogue import AnimalCard, Catalogue
 from vision.reader import Die, ReadResult

@@ -77,7 +77,7 @@ def running_app(data_dir: Path | None = None, port: int | None = None, env: dict
     if data_dir is None:
         own_dir = Path(tempfile.mkdtemp(prefix="enc-app-"))
         data_dir = own_dir
-    cmd = [sys.executable, "-m", "companion.app.launch", "--web", "--host", host,
+    cmd = [sys.executable, "-m", "companion.app", "--web", "--host", host,
            "--port", str(port), "--data-dir", str(data_dir)]
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     proc = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=subprocess.PIPE,

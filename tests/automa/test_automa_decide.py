@@ -6,11 +6,11 @@ from companion.actions import (
     ChooseAnimal, DrawAnimal, RevealAnimal, RevealExpert, RevealRoundToken, RollDice, SeatConfig,
     StartGame, TakeDie, PlaceDice,
 )
-from companion.engine import EXPERT, apply
+from companion.engine import (
+    BEHAVIOURS as ENGINE_BEHAVIOURS, EXPERT, State, apply, automa_card_choice, automa_expedition_continent,
+    automa_row,
+)
 from companion.errors import RuleError
-from companion.queries import automa_card_choice, automa_expedition_continent, automa_row
-from companion.state import State
-from companion.engine_automa import BEHAVIOURS as ENGINE_BEHAVIOURS
 
 from automa.content import BEHAVIORS, CONTINENTS, Priority
 from automa.decide import NotAutomaInputError, decide, dice_instructions, gift_instructions
@@ -276,7 +276,7 @@ def test_display_with_only_sepultus_is_empty_for_the_automa():
             st.animal_display[i] = None
     apply_rev = RevealAnimal(sepultus=True, die=3, cost=4, categories=("bird",))
     # put one Sepultus card into the display through the engine's card list
-    from companion.state import Card
+    from companion.engine import Card
     cid = len(st.cards)
     st.cards.append(Card(cid, None, "Bones", ("bird",), True, 3, 4))
     st.animal_display[0] = cid

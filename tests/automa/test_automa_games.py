@@ -5,9 +5,7 @@ import random
 import pytest
 
 from companion.actions import SeatConfig
-from companion.engine import EXPERT
-from companion.queries import final_scores
-from companion.state import Card, State
+from companion.engine import Card, EXPERT, State, final_scores
 
 from automa.play import automa_seat, play, random_table
 
@@ -19,7 +17,7 @@ def finished_state(scoring):
     """A finished 2-seat game: the automa holds 3 Europe + 1 Asia animals, experts 2 Europe,
     1 Asia, 1 Africa, 50 VP on the track, 7 coins, 2 tokens, 1 seal."""
     st = State()
-    from companion.state import Seat
+    from companion.engine import Seat
 
     st.seats = [Seat("Joelle"), Seat("the Automa", "automa", "carl-von-linne", scoring, PR)]
     st.cards = [Card(0, "europe"), Card(1, "europe"), Card(2, "europe"), Card(3, "asia")]

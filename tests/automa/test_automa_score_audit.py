@@ -15,8 +15,7 @@ from collections import Counter
 import pytest
 
 from companion.actions import AutomaAction, ChooseAnimal, ChooseExpert, DrawAnimal, SeatConfig, TakeDie
-from companion.engine import EXPERT, apply
-from companion.state import State
+from companion.engine import EXPERT, State, apply
 from automa.content import Priority
 from automa.play import play, scores
 from automa.reference import ReferencePlayer

@@ -14,9 +14,8 @@ from companion.actions import (
     SeatConfig, StartGame,
 )
 from companion.content.experts import EXPERTS
-from companion.engine import apply
+from companion.engine import Card, State, apply
 from companion.errors import RuleError
-from companion.state import Card, State
 
 CONTINENTS = ("america", "africa", "asia", "europe", "oceania")
 DEFAULT_CATS = {
@@ -167,7 +166,7 @@ def bank_turns(st: State, until=("seal_action", "reveal_round_token", "game_over
     """Every seat takes a die (its own first) and goes to the Bank (automas: their row) until
     ``until``; the table's inputs in between are answered by ``table``."""
     from companion.actions import AutomaAction, Bank, Pass, TakeDie
-    from companion.queries import automa_expedition_continent, automa_row
+    from companion.engine import automa_expedition_continent, automa_row
 
     while True:
         p = st.pending

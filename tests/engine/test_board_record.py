@@ -8,12 +8,11 @@ import pytest
 
 from companion.actions import SeatConfig, StartGame, action_from_json, actions_from_json, actions_to_json
 from companion.content.board import default_board, shipped_board
-from companion.engine import apply, describe_action, new_game, replay
-from companion.engine_board import board_from_values, board_values, current_board_values
+from companion.engine import State, apply, describe_action, new_game, replay
+from companion.board_values import board_from_values, board_values, current_board_values
 from companion.errors import BadActionError, RuleError, SetupError
 from companion.session import GameSession
 from companion.simulate import play_game
-from companion.state import State
 from companion.store import GameStore
 
 SEATS = (SeatConfig("Ann"), SeatConfig("Bob"), SeatConfig("Cy"))

@@ -6,9 +6,8 @@ held before."""
 import pytest
 
 from companion.actions import ChooseExpert, Expedition, Research, Spend
-from companion.engine import apply
+from companion.engine import apply, die_options, max_expedition_value
 from companion.errors import NotEnoughError
-from companion.queries import die_options, max_expedition_value
 
 from .helpers import give, hand, new_game, refused
 

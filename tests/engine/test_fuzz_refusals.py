@@ -16,11 +16,9 @@ import pytest
 from companion.actions import ACTION_TYPES, SeatConfig, Spend, StartGame
 from companion.content.experts import EXPERTS
 from companion.content.vocab import CATEGORIES, COLOURS, CONTINENTS
-from companion.engine import apply
+from companion.engine import ChanceSource, RandomPlayer, State, apply, next_action
 from companion.errors import RuleError
-from companion.players import ChanceSource, RandomPlayer, next_action
 from companion.simulate import check_invariants, seat_configs
-from companion.state import State
 
 WORDS = (COLOURS + CONTINENTS + CATEGORIES + ("", "nothing", "token", "coins", "expert", "animal", "extra_die",
                                              "seal", "carl-von-linne", "la-boudeuse", "human", "automa", "Zz")

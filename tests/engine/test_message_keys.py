@@ -18,22 +18,20 @@ from companion import errors
 from companion.actions import ACTION_TYPES, StartGame, action_from_json
 from companion.content.board import default_board
 from companion.content.vocab import CATEGORIES, COLOURS, CONTINENTS
-from companion.engine import apply, new_game
-from companion.engine_automa import BEHAVIOURS
-from companion.engine_describe import describe, describe_action
+from companion.engine import (
+    BEHAVIOURS, ChanceSource, RandomPlayer, State, apply, describe, describe_action, new_game, next_action,
+)
 from companion.errors import RuleError
 from companion.messages import (
     PLURAL_RULES, TERM_ARGS, Msg, english, english_table, placeholders, plural_forms, render,
 )
-from companion.players import ChanceSource, RandomPlayer, next_action
 from companion.simulate import seat_configs
-from companion.state import State
 
 from .test_fuzz_refusals import _mutated, _random_action
 
 ENGINE = Path(companion.__file__).parent
 #: the engine's modules (the app, the content loaders and the vision code raise no RuleError)
-ENGINE_FILES = sorted(ENGINE.glob("*.py"))
+ENGINE_FILES = sorted([*ENGINE.glob("*.py"), *ENGINE.glob("engine/*.py"), *ENGINE.glob("store/*.py")])
 EN = english_table()
 KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 PREFIXES = {k.split(".")[0] for k in EN}

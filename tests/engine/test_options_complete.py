@@ -7,12 +7,9 @@ import random
 import pytest
 
 from companion.actions import Academy, Expedition, Publish, Spend, StartGame
-from companion.engine import apply
+from companion.engine import ChanceSource, RandomPlayer, State, apply, die_options, next_action
 from companion.errors import RuleError
-from companion.players import ChanceSource, RandomPlayer, next_action
-from companion.queries import die_options
 from companion.simulate import seat_configs
-from companion.state import State
 
 
 def _legal(st, action) -> bool:

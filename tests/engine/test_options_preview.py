@@ -5,9 +5,8 @@ what the placement triggers (experts, reputation-track bonuses)."""
 import pytest
 
 from companion.actions import Publish, Spend
-from companion.engine import apply, refresh_effects
+from companion.engine import apply, die_options, preview_publication, refresh_effects
 from companion.errors import WrongColourError
-from companion.queries import die_options, preview_publication
 
 from .helpers import give, hand, new_game, snapshot
 

@@ -10,11 +10,9 @@ import pytest
 from companion.actions import (
     Bank, Embassy, PlaceDice, Publish, Research, Spend, TakeDie, actions_from_json, actions_to_json,
 )
-from companion.engine import apply, replay
+from companion.engine import ChanceSource, RandomPlayer, State, apply, next_action, replay
 from companion.errors import RuleError
-from companion.players import ChanceSource, RandomPlayer, next_action
 from companion.simulate import check_invariants, play_game
-from companion.state import State
 
 GAMES = [(seed, seats, automas) for seats in (2, 3, 4) for seed in range(70) for automas in (seed % 3 if seed % 3 < seats else 0,)]
 

@@ -4,14 +4,13 @@
 from companion.actions import (
     Academy, ChooseAnimal, Expedition, Publish, Research, SetCategories, Spend, TakeDie, Embassy,
 )
-from companion.engine import apply
+from companion.engine import Card, apply
 from companion.errors import (
     BadActionError, CardUnavailableError, DieValueError, ExpeditionError, PublicationError, WrongColourError,
 )
-from companion.queries import (
+from companion.engine import (
     die_options, max_expedition_value, preview_publication, publishable_types, score_inputs,
 )
-from companion.state import Card
 
 from .helpers import give, hand, new_game, refused
 

@@ -10,11 +10,10 @@ from companion.actions import (
     Expedition, Pass, PlaceDice, Publish, Research, RevealRoundToken, RollDice, RollDie, SealAction,
     SeatConfig, Spend, StartGame, TakeDie, University, UseExpert, action_from_json,
 )
-from companion.engine import apply
+from companion.engine import BEHAVIOURS, apply
 from companion.errors import (
     BadActionError, CardUnavailableError, ExpertSlotError, GameOverError, NoSuchDieError, NotYourTurnError,
 )
-from companion.engine_automa import BEHAVIOURS
 
 from .helpers import bank_turns, give, hand, new_game, refused
 
@@ -289,7 +288,7 @@ def test_covered_expert_has_no_effect_but_counts_for_collections():
     vp = s.vp
     apply(st, Bank(0))
     assert s.vp == vp  # Phoebe Burke (Bank +3 VP) is covered
-    from companion.queries import score_inputs
+    from companion.engine import score_inputs
     inp = score_inputs(st)[0]
     assert ("Phoebe Burke", False) in [(e.name, act) for e, act in inp.experts]
 
@@ -339,7 +338,7 @@ def test_automa_rows_apply_the_card_gains_only(behaviour, value):
 
 def test_automa_never_takes_a_sepultus_card_and_sets_aside_one_drawn():
     st, _ = new_game(("Human", "Bot"), automas=(1,), sepultus=True)
-    from companion.state import Card
+    from companion.engine import Card
     sep = len(st.cards)
     st.cards.append(Card(sep, None, "bones", ("reptile",), True, 3, 4))
     st.discarded_animals += [c for c in st.animal_display if c is not None]
@@ -407,7 +406,7 @@ def test_an_automa_keeps_its_animals_at_the_end_of_the_game():
     assert st.finished
     assert set(bot_animals) <= set(st.seats[1].animals)  # never discarded: its Scoring card counts them
     assert st.seats[0].animals == []
-    from companion.queries import final_scores, score_inputs
+    from companion.engine import final_scores, score_inputs
     inp = score_inputs(st)[1]
     assert sum(inp.animals.values()) == len(st.seats[1].animals)
     breakdowns, ranking = final_scores(st)
@@ -421,7 +420,7 @@ def test_every_action_of_a_game_has_a_readable_log_line():
     from pathlib import Path
 
     doc = _json.loads((Path(__file__).resolve().parents[2] / "samples/games/random-4-seats.json").read_text())
-    from companion.state import State
+    from companion.engine import State
     st = State()
     lines = []
     for a in actions_from_json(doc["actions"]):

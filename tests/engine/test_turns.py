@@ -6,12 +6,11 @@ from companion.actions import (
     Academy, Bank, ChooseAnimal, Embassy, PlaceDice, RevealAnimal, RevealExpert,
     RevealRoundToken, RollDice, SeatConfig, Spend, StartGame, TakeDie, University,
 )
-from companion.engine import apply
+from companion.engine import State, apply
 from companion.errors import (
     BadActionError, CardUnavailableError, ChanceError, ExpertSlotError, NoSuchDieError,
     NotEnoughError, NotYourTurnError, SetupError, WrongColourError,
 )
-from companion.state import State
 
 from .helpers import Table, bank_turns, hand, new_game, refused
 

@@ -3,10 +3,9 @@
 from companion.actions import (
     Academy, AutomaAction, Embassy, Expedition, Publish, RevealAnimal, Research, Spend, TakeDie,
 )
-from companion.engine import apply
-from companion.engine_automa import automa_slot_order
-from companion.queries import final_scores, max_expedition_value, preview_publication, score_inputs
-from companion.state import Card
+from companion.engine import (
+    Card, apply, automa_slot_order, final_scores, max_expedition_value, preview_publication, score_inputs,
+)
 
 from .helpers import give, hand, new_game
 

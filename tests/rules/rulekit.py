@@ -181,7 +181,7 @@ class Table:
                 self.do(TakeDie(si, *anyd[0]))
             elif k == "action":
                 if st.seats[si].kind == "automa":
-                    from companion.queries import automa_expedition_continent, automa_row
+                    from companion.engine import automa_expedition_continent, automa_row
 
                     row = automa_row(st, si)
                     cont = automa_expedition_continent(st, si) if row["kind"] == "expedition" else None
@@ -191,7 +191,7 @@ class Table:
             elif k in ("choose_animal", "choose_expert"):
                 self.choose_first()
             elif k == "research":
-                from companion.queries import research_options
+                from companion.engine import research_options
 
                 opts = research_options(st, si)
                 self.do(Research(si, (opts[0][:2],) if opts else ()))

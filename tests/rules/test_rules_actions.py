@@ -11,7 +11,7 @@ from companion.errors import (
     BadActionError, CardUnavailableError, ExpeditionError, ExpertSlotError, NoSuchDieError,
     NotEnoughError, NotYourTurnError, WrongColourError,
 )
-from companion.queries import max_expedition_value
+from companion.engine import max_expedition_value
 
 from rulekit import FILLER_EXPERTS, animal, setup
 

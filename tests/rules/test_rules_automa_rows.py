@@ -126,7 +126,7 @@ def test_automa_animals_count_at_the_end_of_the_game():
     # DIGEST §3 discards unpublished animals at the end, but the automa never publishes and its
     # Scoring card multiplies "the number of Animal cards they have": the engine keeps them
     # (docs/engine.md; automa request). Checked through a whole game.
-    from companion.queries import score_inputs
+    from companion.engine import score_inputs
     t = automa_table("carl-von-linne", 6)
     t.do(AutomaAction(1))
     t.choose_first()

@@ -11,7 +11,7 @@ from companion.actions import (
     Spend, TakeDie, University,
 )
 from companion.errors import ExpeditionError
-from companion.queries import die_options, preview_publication
+from companion.engine import die_options, preview_publication
 
 from rulekit import SeatConfig, animal, automa_seat, eric_extra, eric_game, setup
 

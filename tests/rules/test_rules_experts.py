@@ -12,7 +12,7 @@ from companion.actions import (
     UseExpert,
 )
 from companion.errors import ExpertSlotError, NotYourTurnError
-from companion.queries import final_scores, score_inputs
+from companion.engine import final_scores, score_inputs
 
 from rulekit import COLOUR, FILLER_EXPERTS, animal, setup
 

@@ -12,7 +12,7 @@ from companion.errors import (
     BadActionError, CardUnavailableError, DieValueError, NotEnoughError, PublicationError,
     WrongColourError,
 )
-from companion.queries import preview_publication, publishable_types, score_inputs
+from companion.engine import preview_publication, publishable_types, score_inputs
 
 from rulekit import animal, eric_game, setup
 

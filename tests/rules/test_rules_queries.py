@@ -7,9 +7,8 @@ import itertools
 import pytest
 
 from companion.actions import Expedition, Spend, TakeDie
-from companion.engine import apply
+from companion.engine import apply, die_options, max_expedition_value, research_options
 from companion.errors import RuleError
-from companion.queries import die_options, max_expedition_value, research_options
 
 from rulekit import COLOUR, eric_game, setup
 

@@ -12,7 +12,7 @@ from companion.errors import (
     BadActionError, CardUnavailableError, ChanceError, GameOverError, NoSuchDieError,
     NotYourTurnError,
 )
-from companion.queries import final_scores
+from companion.engine import final_scores
 
 from rulekit import FILLER_EXPERTS, Table, animal, automa_seat, setup
 

@@ -12,7 +12,7 @@ from companion.errors import (
     BadActionError, CardUnavailableError, ChanceError, DieValueError, ExpeditionError,
     PublicationError,
 )
-from companion.queries import preview_publication, score_inputs
+from companion.engine import preview_publication, score_inputs
 
 from rulekit import Table, animal, automa_seat, sepultus, setup
 

@@ -41,7 +41,7 @@ from companion.actions import (
 from companion.content.experts import EXPERTS
 from companion.content.vocab import CATEGORIES_BY_TYPE, CONTINENTS
 from companion.errors import RuleError
-from companion.state import State
+from companion.engine import State
 
 SEATS = (SeatConfig("Ana"), SeatConfig("Ben"))
 

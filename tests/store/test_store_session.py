@@ -9,9 +9,8 @@ import pytest
 from companion import engine
 from companion.actions import Bank, StartGame, SeatConfig, TakeDie, action_from_json
 from companion.errors import GameOverError, RuleError, SetupError
-from companion.engine import apply_unchecked
+from companion.engine import State, apply_unchecked
 from companion.session import GameSession, SavedGameReplayError, replay_export
-from companion.state import State
 from companion.store import (
     EXPORT_FORMAT,
     GameStore,
@@ -184,7 +183,7 @@ def test_kept_states_and_log_lines_follow_every_undo_and_redo(store):
             apply_unchecked(st, a)
         return out
 
-    from companion import engine_describe
+    from companion.engine import log_lines as engine_describe
 
     s = new_session(store)
     confirm_driver(s, session_mod.KEPT_STATES + 10)

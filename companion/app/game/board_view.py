@@ -342,7 +342,7 @@ def board_widths(screen) -> tuple[int, int]:
     """The widths the central board and the seats' boards get: the phone's content width; on
     wider screens the central board is the side column (5/12 of the content, capped at 1100 px)
     and the seats are under the step (7/12)."""
-    from companion.app import layout
+    from companion.app.common import layout
 
     w = screen.ctl.width or 412
     if screen.phone:

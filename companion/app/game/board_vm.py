@@ -24,9 +24,7 @@ from typing import Sequence
 from companion.actions import (
     Academy, Action, AutomaAction, Bank, Embassy, Expedition, Publish, SealAction, University,
 )
-from companion.engine import EXPERT, apply_unchecked
-from companion.engine_automa import behaviour_row
-from companion.state import State
+from companion.engine import EXPERT, State, apply_unchecked, behaviour_row
 
 #: die colour of each continent (the board's fixed pairing, DIGEST §1)
 CONTINENT_COLOUR = {"america": "red", "africa": "yellow", "asia": "purple", "europe": "blue", "oceania": "green"}

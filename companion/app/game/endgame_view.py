@@ -1,4 +1,4 @@
-"""Flet drawing of the end-of-game charts (``endgame.EndGame``), under the final score table.
+"""Flet drawing of the end-of-game charts (``endgame_vm.EndGame``), under the final score table.
 
 Charts are composed of plain controls: bars are ``Container``s whose lengths are flex factors
 (``expand``) of a ``Row``, so they take whatever width the card has (a 390 px phone as well as a
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.app.game.endgame import OTHER, SOURCES, EndGame
+from companion.app.game.endgame_vm import OTHER, SOURCES, EndGame
 from companion.app.game.texts import GameText
 
 #: one colour per source (legend order = stacking order)
@@ -108,3 +108,17 @@ def endgame_controls(eg: EndGame, gt: GameText, phone: bool) -> list[ft.Control]
     """The charts and the cards, each part in its own block, for the game-over step."""
     parts = [points_chart(eg, gt), track_chart(eg, gt, phone), cards_list(eg, gt)]
     return [ft.Column(p, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH) for p in parts if p]
+
+
+class EndgamePanel:
+    """Draws ``game_over``: the final score table (``companion.app.score``) and these charts.
+    Its method is the game screen's (``view.GameScreen`` inherits this class)."""
+
+    def draw_game_over(self, step) -> list[ft.Control]:
+        from companion.app.score.view import score_view_controls
+        from companion.app.score.vm import build_view
+
+        breakdowns, ranking = step.scores()
+        view = build_view(breakdowns, ranking, self.tr, self.vm.state.board)
+        return score_view_controls(view, self.tr, self.phone) + endgame_controls(
+            step.at_a_glance((breakdowns, ranking)), self.gt, self.phone)

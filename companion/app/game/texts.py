@@ -3,12 +3,12 @@
 The tables are ``companion/app/game/i18n/<lang>.json`` (flat ``{"key": "text"}``), the same
 format as the app-shell's tables; a key missing in French or Italian falls back to English
 (a test checks the three tables hold the same keys). Until the shell's loader merges these
-tables (docs/requests/app-game-to-app-shell.md), the game screens read them through
+tables (requested at 1567b46: docs/requests/app-game-to-app-shell.md), the game screens read them through
 ``GameText``, which follows the language of the shell's ``Translator``.
 
 Messages coming from the engine (a refused action, a line of the action log) are the engine's
 message keys with their arguments: ``gt.engine(refusal_or_msg)`` words them in the current
-language (``companion.app.engine_text``, docs/i18n.md).
+language (``companion.app.common.engine_text``, docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class GameText:
     def engine(self, message) -> str:
         """An engine message (a ``RuleError`` or a ``companion.messages.Msg``) in the current
         language."""
-        from companion.app.engine_text import engine_text
+        from companion.app.common.engine_text import engine_text
 
         return engine_text(message, self.lang)
 

@@ -62,7 +62,7 @@ def prepare_board_game(data_dir: Path, seed: int = 3, round_: int = 3, title: st
 
     from companion.app.game.texts import GameText
     from companion.app.game.vm import GameVM, LocalCatalogue
-    from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, SeatDraft
+    from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
     from companion.store import GameStore
 
     t = GameText()

@@ -28,7 +28,7 @@ def prepare(data_dir: Path) -> dict[str, str]:
     os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data_dir)
     from companion.app.game.texts import GameText
     from companion.app.game.vm import GameVM, LocalCatalogue
-    from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, SeatDraft
+    from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
     from companion.store import GameStore
 
     t = GameText()

@@ -14,9 +14,8 @@ import pytest
 from companion.actions import Embassy, Expedition, SealAction
 from companion.app.game import board_vm as bv
 from companion.app.game.texts import GameText
-from companion.engine import EXPERT
+from companion.engine import EXPERT, State
 from companion.simulate import play_game
-from companion.state import State
 
 GAMES = [play_game(seed, seats=2 + seed % 3, automas=seed % 2) for seed in (11, 12, 13, 14)]
 

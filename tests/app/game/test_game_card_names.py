@@ -11,12 +11,12 @@ import random
 import flet as ft
 from game_play import answer, play_to_end
 
-from companion.app.game import game_vm
+from companion.app.game.holder import game_vm
 from companion.app.game.texts import GameText
-from companion.app.game.views import GameScreen
+from companion.app.game.view import GameScreen
 from companion.app.game.vm import GameVM, LocalCatalogue
-from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, SeatDraft
-from companion.app.ui import build_screen
+from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
+from companion.app.shell.view import build_screen
 from companion.content.catalogue import AnimalCard, Catalogue, SepultusCard
 from companion.store import GameStore
 

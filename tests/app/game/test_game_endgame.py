@@ -14,13 +14,13 @@ from game_play import play_to_end
 from test_game_card_names import new_vm
 from test_game_views import texts
 
-from companion import queries
+from companion.engine import queries
 from companion.actions import RevealRoundToken
-from companion.app.game.endgame import SOURCES, points_by_source, source_of, track_by_round
 from companion.app.game.endgame_view import endgame_controls
+from companion.app.game.endgame_vm import SOURCES, points_by_source, source_of, track_by_round
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM, LocalCatalogue
-from companion.app.game.wizard import AUTOMA, HUMAN
+from companion.app.game.wizard_vm import AUTOMA, HUMAN
 from companion.content.board import shipped_board
 from companion.content.experts import experts_of
 from companion.engine import replay

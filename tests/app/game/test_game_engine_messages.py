@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 from companion.actions import AutomaAction, RevealExpert
-from companion.app.engine_text import engine_text
+from companion.app.common.engine_text import engine_text
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM, LocalCatalogue
-from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, SeatDraft
+from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
 from companion.engine import apply
 from companion.errors import RuleError
 from companion.store import GameStore

@@ -1,4 +1,4 @@
-"""The desktop live preview (``companion.app.game.live``) on generated frames: reads once per
+"""The desktop live preview (``companion.app.game.live_vm``) on generated frames: reads once per
 still scene, hides the boxes while the picture moves, keeps the read when the same scene comes
 back, draws the boxes, and its read fills the dice chips with the photo's checks."""
 
@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 from game_play import FakeDie, FakeRead
 
-from companion.app.game.dice import DiceEntry
-from companion.app.game.live import BOX_BGR, UNSURE_BGR, LivePreview
+from companion.app.game.dice_vm import DiceEntry
+from companion.app.game.live_vm import BOX_BGR, UNSURE_BGR, LivePreview
 from companion.app.game.texts import GameText
 
 FPS = 15.0
@@ -123,9 +123,9 @@ def test_desktop_dice_step_live_camera_fills_the_chips(monkeypatch, game_dir):
     from game_play import answer
     from test_game_views import FakeShell, texts
 
-    from companion.app.game import game_vm
-    from companion.app.game import live as live_mod
-    from companion.app.ui import build_screen
+    from companion.app.game import live_vm as live_mod
+    from companion.app.game.holder import game_vm
+    from companion.app.shell.view import build_screen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=1280)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.game.wizard import HUMAN
+from companion.app.game.wizard_vm import HUMAN
 from test_game_vm import advance_to, new_vm
 
 REPO = Path(__file__).resolve().parents[3]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from companion.app.controller import AppController, game_in_address
 from companion.app.game.texts import GameText
+from companion.app.shell.controller import AppController, game_in_address
 
 from game_play import answer
 from test_game_shared import make_game
@@ -27,8 +27,8 @@ def test_addresses():
 def test_a_new_page_on_the_address_shows_the_same_game_at_the_same_step(monkeypatch, game_dir):
     from test_game_views import FakeShell
 
-    from companion.app.game import close_page, game_vm, holder, join_game
-    from companion.app.game.views import GameScreen
+    from companion.app.game.holder import close_page, game_vm, holder, join_game
+    from companion.app.game.view import GameScreen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     gid = make_game(game_dir, seed=1)

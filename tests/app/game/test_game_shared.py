@@ -11,7 +11,7 @@ import pytest
 
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM, LocalCatalogue
-from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, SeatDraft
+from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
 from companion.engine import replay
 from companion.session import GameSession
 from companion.shared_session import LiveGames, SharedSession, StaleViewError
@@ -210,7 +210,7 @@ def two_screens(monkeypatch, game_dir):
     shell B, screen A, screen B), each screen drawn once."""
     from test_game_views import FakeShell
 
-    from companion.app.game.views import GameScreen
+    from companion.app.game.view import GameScreen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     gid = make_game(game_dir)
@@ -226,7 +226,7 @@ def test_two_screens_one_game_redraw_and_refuse_a_stale_tap(monkeypatch, game_di
     """The game screens of two pages (two controllers, as two phones): a tap on A redraws B;
     B's tap on the button drawn before is refused with the message; closing both pages closes
     the file."""
-    from companion.app.game import close_page, game_vm, live_games
+    from companion.app.game.holder import close_page, game_vm, live_games
 
     a, b, sa, sb = two_screens(monkeypatch, game_dir)
     gid = sa.vm.session.game_id
@@ -277,12 +277,12 @@ def test_join_codes_are_random_six_digits(game_dir):
 def test_a_phone_sees_nothing_of_the_game_before_its_join_code(monkeypatch, game_dir):
     from test_game_views import FakeShell, texts
 
-    from companion.app import launch
-    from companion.app.game import close_page, game_vm, holder, join_game
-    from companion.app.game.views import GameScreen
+    from companion.app.common.gate import SERVED_ENV
+    from companion.app.game.holder import close_page, game_vm, holder, join_game
+    from companion.app.game.view import GameScreen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    monkeypatch.setenv(launch.SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
+    monkeypatch.setenv(SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
     gid = make_game(game_dir)
     phone = FakeShell()
     phone.ctl.web, phone.ctl.remote_client = True, True
@@ -330,7 +330,7 @@ def test_a_phone_sees_nothing_of_the_game_before_its_join_code(monkeypatch, game
 def test_a_phone_that_sets_up_a_game_is_in_it(monkeypatch, game_dir):
     from test_game_views import FakeShell
 
-    from companion.app.game import close_page, game_vm, show_new_session
+    from companion.app.game.holder import close_page, game_vm, show_new_session
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     phone = FakeShell()
@@ -384,10 +384,10 @@ def test_a_phone_lists_only_the_games_at_the_table_and_those_it_joined(monkeypat
     import flet as ft
     from test_game_views import FakeShell, texts
 
-    import companion.app.game as game
-    from companion.app.game import close_page, join_game, live_games, session_store
-    from companion.app.i18n import Translator
-    from companion.app.ui.start import ResumeScreen
+    import companion.app.game.holder as game
+    from companion.app.common.i18n import Translator
+    from companion.app.game.holder import close_page, join_game, live_games, session_store
+    from companion.app.start.view import ResumeScreen
 
     tr = Translator("en")
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))

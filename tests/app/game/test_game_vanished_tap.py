@@ -1,5 +1,5 @@
 """The game screen's answer to a tap that Flet dropped because another page's change had
-replaced its control (``companion.app.flet_events``; issue 18): the stale message over the game
+replaced its control (``companion.app.common.flet_events``; issue 18): the stale message over the game
 as it is, nothing applied. Without a browser (the browser check: tests/app/test_e2e_rejoin.py)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from test_game_shared import T, check_log, texts_of, two_screens
 
 
 def test_a_vanished_tap_shows_the_stale_message_and_applies_nothing(monkeypatch, game_dir):
-    from companion.app.game import close_page
+    from companion.app.game.holder import close_page
 
     a, b, sa, sb = two_screens(monkeypatch, game_dir)
     b._screen = sb

@@ -8,13 +8,14 @@ import random
 import flet as ft
 from game_play import FakeReader, answer
 
-from companion.app.controller import AppController
-from companion.app.game import GAME_KEY, game_vm, holder
+from companion.app.common.prefs import Prefs
+from companion.app.game.holder import GAME_KEY, game_vm, holder
 from companion.app.game.texts import GameText
-from companion.app.game.views import GameScreen, NewGameScreen
-from companion.app.game.wizard import NewGameVM
-from companion.app.prefs import Prefs
-from companion.app.ui import build_screen
+from companion.app.game.view import GameScreen
+from companion.app.game.wizard_view import NewGameScreen
+from companion.app.game.wizard_vm import NewGameVM
+from companion.app.shell.controller import AppController
+from companion.app.shell.view import build_screen
 
 
 class FakeShell:

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from automa.content import BEHAVIORS, SCORING_CARDS
-from companion import queries
+from companion.engine import queries
 from companion.actions import TakeDie
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM, LocalCatalogue
-from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, SeatDraft
+from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
 from companion.engine import replay
 from companion.session import GameSession
 from companion.store import GameStore

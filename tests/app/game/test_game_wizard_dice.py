@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from companion.app.game.dice import DiceEntry
+from companion.app.game.dice_vm import DiceEntry
 from companion.app.game.texts import GameText, load_game_table
-from companion.app.game.wizard import AUTOMA, HUMAN, NewGameVM, setup_steps
+from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, setup_steps
 from companion.engine import replay
 from companion.store import GameStore
 from game_play import FakeDie, FakeRead

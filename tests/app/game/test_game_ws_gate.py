@@ -2,7 +2,7 @@
 this process (``launch.web_asgi_app``, uvicorn on a free loopback port), a game live at the
 table, and pages that talk Flet's websocket protocol directly (``tests/app/ws_client.py``), not
 a browser. ``ENCYCLOPEDIA_REQUIRE_CODE=1`` makes this machine's pages phones too
-(``companion.app.gate``), so a client on 127.0.0.1 is a phone here.
+(``companion.app.common.gate``), so a client on 127.0.0.1 is a phone here.
 
 A page without the code gets no message holding a seat name, a log line, the code or the game's
 file, whatever it sends (taps on every control id it could guess, a claim to be the desktop
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/app: ws_cl
 import ws_client  # noqa: E402
 from ws_client import FletPage  # noqa: E402
 
+from companion.app.common.i18n import Translator  # noqa: E402
 from companion.app.game.texts import GameText  # noqa: E402
-from companion.app.i18n import Translator  # noqa: E402
 
 T = GameText()
 TR = Translator("en")
@@ -103,18 +103,18 @@ def table(monkeypatch, tmp_path):
     the registry as the table's page holds it; the app served with every page a phone."""
     from game_play import answer
 
-    import companion.app.game as game
+    import companion.app.game.holder as game
     from companion.app import launch
+    from companion.app.common.gate import REQUIRE_CODE_ENV, SERVED_ENV
     from companion.app.game.vm import GameVM, LocalCatalogue
-    from companion.app.game.wizard import HUMAN, NewGameVM, SeatDraft
-    from companion.app.gate import REQUIRE_CODE_ENV
+    from companion.app.game.wizard_vm import HUMAN, NewGameVM, SeatDraft
     from companion.store import GameStore
 
     data = tmp_path / "served"
     data.mkdir()
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(data))
     monkeypatch.setenv(REQUIRE_CODE_ENV, "1")
-    monkeypatch.delenv(launch.SERVED_ENV, raising=False)
+    monkeypatch.delenv(SERVED_ENV, raising=False)
     monkeypatch.setattr(game, "_LIVE", None)
     w = NewGameVM(T, random.Random(7))
     w.seats = [SeatDraft(HUMAN, SEATS[0]), SeatDraft(HUMAN, SEATS[1])]
@@ -226,7 +226,7 @@ def test_a_wrong_code_is_refused_and_the_right_one_shows_the_game(table):
 def test_http_routes_give_nothing_of_the_game(table):
     import httpx
 
-    from companion.app.shell import upload_dir
+    from companion.app.shell.view import upload_dir
 
     uploads = set(upload_dir().rglob("*"))
     gid = table.gid
@@ -272,7 +272,7 @@ def test_wrong_codes_from_all_pages_together_are_limited(table):
 def test_without_the_setting_this_machine_is_the_table(table, monkeypatch):
     """The control: a page from 127.0.0.1 without ENCYCLOPEDIA_REQUIRE_CODE is the table's
     screen: it lists the saved games with their seats and shows the game with its code."""
-    from companion.app.gate import REQUIRE_CODE_ENV
+    from companion.app.common.gate import REQUIRE_CODE_ENV
 
     monkeypatch.delenv(REQUIRE_CODE_ENV)
     with FletPage(table.ws) as page:

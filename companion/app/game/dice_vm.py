@@ -1,0 +1,254 @@
+"""Dice entry for one seat: coloured chips tapped in by hand or read from a photo.
+
+``DiceEntry`` holds the chips of the dice a seat drew and rolled. A photo read
+(``vision.reader.ReadResult``) becomes chips to confirm or correct in one tap; unsure reads are
+marked, and reads the game makes impossible are refused with the reason:
+
+- more dice than the seat draws this round (``count``: 4, or 5 with the extra-die token);
+- more dice of a colour than are left in the bag (4 of each colour in play, minus those already
+  drawn this round: the engine's ``state.bag``).
+
+A read with fewer dice than the seat draws is kept and the missing dice are tapped in.
+
+The dice questions: ``RollDiceStep`` (a seat's dice drawn and rolled, entered with a
+``DiceEntry``), ``PlaceDiceStep`` (a human puts each die on a slot) and ``RollDieStep`` (one die
+rolled again). Drawn by ``dice_view``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from automa.decide import dice_instructions
+from companion.actions import PlaceDice, RollDice, RollDie
+from companion.app.game.steps import Step
+from companion.content.vocab import COLOURS
+
+UNKNOWN = "unknown"
+
+
+@dataclass
+class Chip:
+    colour: str  # a game colour, or "unknown" (the reader could not tell)
+    value: int
+    unsure: bool = False
+    confidence: float | None = None  # from the reader; None when typed by hand
+
+
+class DiceEntry:
+    def __init__(self, seat_name: str, count: int, bag: dict[str, int], text):
+        self.seat_name = seat_name
+        self.count = count
+        self.bag = dict(bag)
+        self.t = text
+        self.chips: list[Chip] = []
+        self.selected: int | None = None  # chip being corrected
+        self.message: str | None = None  # the outcome of the last photo / a refusal
+        self.message_is_error = False
+        self.read_ms: float | None = None
+
+    # -- by hand ------------------------------------------------------------------------
+    def add(self, colour: str, value: int) -> bool:
+        """Tap in one die. Refused (with ``message``) when it would make the dice impossible."""
+        if colour not in COLOURS:
+            return self._refuse(self.t("g.dice.bad_colour", colour=colour))
+        if not 1 <= value <= 6:
+            return self._refuse(self.t("g.dice.bad_value", value=value))
+        if len(self.chips) >= self.count:
+            return self._refuse(self.t("g.dice.too_many", name=self.seat_name, count=self.count, n=len(self.chips) + 1))
+        if self.of_colour(colour) + 1 > self.bag.get(colour, 0):
+            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.colour(colour), n=self.bag.get(colour, 0)))
+        self.chips.append(Chip(colour, value))
+        self.message, self.message_is_error = None, False
+        return True
+
+    def remove(self, i: int) -> None:
+        del self.chips[i]
+        self.selected = None
+
+    def clear(self) -> None:
+        self.chips = []
+        self.selected = None
+        self.message, self.message_is_error = None, False
+
+    def select(self, i: int | None) -> None:
+        self.selected = i
+
+    def set_colour(self, i: int, colour: str) -> bool:
+        """Correct a chip's colour (one tap); the chip is no longer unsure."""
+        if colour not in COLOURS:
+            return self._refuse(self.t("g.dice.bad_colour", colour=colour))
+        chip = self.chips[i]
+        if colour != chip.colour and self.of_colour(colour) + 1 > self.bag.get(colour, 0):
+            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.colour(colour), n=self.bag.get(colour, 0)))
+        chip.colour, chip.unsure = colour, False
+        self.message, self.message_is_error = None, False
+        return True
+
+    def set_value(self, i: int, value: int) -> bool:
+        if not 1 <= value <= 6:
+            return self._refuse(self.t("g.dice.bad_value", value=value))
+        chip = self.chips[i]
+        chip.value, chip.unsure = value, False
+        return True
+
+    def confirm_chip(self, i: int) -> None:
+        """The player looked at an unsure read and it is right."""
+        if self.chips[i].colour != UNKNOWN:
+            self.chips[i].unsure = False
+
+    # -- photo --------------------------------------------------------------------------
+    def load_read(self, result) -> bool:
+        """Chips from a ``ReadResult``; refused (chips unchanged) when the read is impossible."""
+        if getattr(result, "error", None):
+            return self._refuse(self.t("g.dice.read_error", why=result.error))
+        dice = list(result.dice)
+        self.read_ms = getattr(result, "ms", None)
+        if not dice:
+            return self._refuse(self.t("g.dice.none_found"))
+        left_out = 0
+        if len(dice) > self.count:
+            # more reads than the seat's dice: when the reads of game colours fit, the rest are
+            # "unknown" reads (a white die, or table art such as a dotted cloth) and are left out
+            # (docs/app.md, "Dice by photo"); more game dice than the seat draws are another
+            # seat's dice as well: refused
+            game = [d for d in dice if d.colour in COLOURS]
+            if not game or len(game) > self.count:
+                return self._refuse(self.t("g.dice.photo_too_many", n=len(dice), name=self.seat_name, count=self.count))
+            left_out, dice = len(dice) - len(game), game
+        per: dict[str, int] = {}
+        for d in dice:
+            if d.colour in COLOURS:
+                per[d.colour] = per.get(d.colour, 0) + 1
+        for c, k in per.items():
+            if k > self.bag.get(c, 0):
+                return self._refuse(self.t("g.dice.photo_colour", n=k, colour=self.t.colour(c), left=self.bag.get(c, 0)))
+        for d in dice:
+            if not 1 <= int(d.value) <= 6:
+                return self._refuse(self.t("g.dice.bad_value", value=d.value))
+        self.chips = [Chip(d.colour if d.colour in COLOURS else UNKNOWN, int(d.value),
+                           bool(d.unsure) or d.colour not in COLOURS, float(d.confidence)) for d in dice]
+        self.selected = next((i for i, c in enumerate(self.chips) if c.unsure), None)
+        unsure = sum(1 for c in self.chips if c.unsure)
+        missing = self.count - len(self.chips)
+        bits = [self.t("g.dice.read_ok", n=len(self.chips))]
+        if unsure:
+            bits.append(self.t("g.dice.read_unsure", n=unsure))
+        if missing:
+            bits.append(self.t("g.dice.read_missing", n=missing))
+        if left_out:
+            bits.append(self.t("g.dice.read_left_out", n=left_out))
+        self.message, self.message_is_error = " ".join(bits), False
+        return True
+
+    # -- checks -------------------------------------------------------------------------
+    def of_colour(self, colour: str) -> int:
+        return sum(1 for c in self.chips if c.colour == colour)
+
+    def problem(self) -> str | None:
+        """Why these chips cannot be confirmed yet (None: they can)."""
+        if len(self.chips) != self.count:
+            return self.t("g.dice.need", name=self.seat_name, count=self.count, n=len(self.chips))
+        if any(c.colour == UNKNOWN for c in self.chips):
+            return self.t("g.dice.unknown_colour")
+        if any(c.unsure for c in self.chips):
+            return self.t("g.dice.confirm_unsure")
+        for c in COLOURS:
+            if self.of_colour(c) > self.bag.get(c, 0):
+                return self.t("g.dice.colour_gone", colour=self.t.colour(c), n=self.bag.get(c, 0))
+        return None
+
+    def action(self, seat: int) -> RollDice:
+        return RollDice(seat, tuple((c.colour, c.value) for c in self.chips))
+
+    def _refuse(self, why: str) -> bool:
+        self.message, self.message_is_error = why, True
+        return False
+
+
+class RollDiceStep(Step):
+    """A seat's dice drawn and rolled: tapped in, or read from a photo (see ``DiceEntry``)."""
+
+    kind = "roll_dice"
+
+    def __init__(self, vm):
+        super().__init__(vm)
+        self.entry = DiceEntry(self.seat_name, self.pending.count, dict(self.state.bag), self.t)
+        self.automa = self.state.seats[self.seat].kind == "automa"
+
+    def read_photo(self, source) -> bool:
+        reader, problem = self.vm.dice_reader()
+        if reader is None:
+            self.entry.message = problem
+            self.entry.message_is_error = True
+            return False
+        return self.entry.load_read(reader.read(source))
+
+    def submit(self) -> bool:
+        problem = self.entry.problem()
+        if problem:
+            self.vm.error = problem
+            return False
+        seat = self.seat
+        ok = self._confirm(self.entry.action(seat))
+        if ok and self.automa:
+            self.vm.note(dice_instructions(self.vm.state, seat))
+        return ok
+
+
+class PlaceDiceStep(Step):
+    """A human puts each rolled die on a slot: tap a die, then a slot."""
+
+    kind = "place_dice"
+
+    def __init__(self, vm):
+        super().__init__(vm)
+        self.rolled = list(self.state.seats[self.seat].rolled)
+        self.slots: list[int | None] = [None] * len(self.rolled)
+        self.selected: int | None = 0 if self.rolled else None
+
+    def select(self, i: int) -> None:
+        self.selected = i
+
+    def put(self, slot: int) -> None:
+        """Put the selected die on ``slot`` (a die already there goes back to the unplaced ones,
+        except with the extra die, when two dice may share a slot)."""
+        if self.selected is None:
+            return
+        share = len(self.rolled) > 4
+        if not share:
+            for j, s in enumerate(self.slots):
+                if s == slot and j != self.selected:
+                    self.slots[j] = None
+        self.slots[self.selected] = slot
+        nxt = [j for j, s in enumerate(self.slots) if s is None]
+        self.selected = nxt[0] if nxt else None
+
+    def clear(self) -> None:
+        self.slots = [None] * len(self.rolled)
+        self.selected = 0 if self.rolled else None
+
+    def in_slot(self, slot: int) -> list[int]:
+        return [j for j, s in enumerate(self.slots) if s == slot]
+
+    def ready(self) -> bool:
+        return all(s is not None for s in self.slots)
+
+    def submit(self) -> bool:
+        if not self.ready():
+            self.vm.error = self.t("g.err.place_all")
+            return False
+        return self._confirm(PlaceDice(self.seat, tuple(self.slots)))
+
+
+class RollDieStep(Step):
+    kind = "roll_die"
+
+    def colour(self) -> str | None:
+        for tk in reversed(self.state.tasks):
+            if tk[0] == "roll_die":
+                return tk[2]
+        return None
+
+    def roll(self, value: int) -> bool:
+        return self._confirm(RollDie(self.seat, value))

@@ -1,0 +1,56 @@
+"""The base of the game's questions (plain Python, no Flet).
+
+``Step`` is one question of the game (who answers it, its title, how its answer is confirmed);
+``_try`` tries actions on a copy of the state with the checked ``apply``, so only legal choices
+are offered. The questions themselves live beside their panel (``reveal_vm``, ``dice_vm``,
+``turn_vm``, ``cards_vm``, ``automa_vm``, ``endgame_vm``); ``vm.GameVM.step`` picks the one the
+engine's ``state.pending`` asks for.
+"""
+
+from __future__ import annotations
+
+from companion.actions import Action
+from companion.app.game.texts import GameText
+from companion.engine import State, apply
+from companion.errors import RuleError
+
+
+def _try(st: State, actions, t: GameText | None = None) -> tuple[State | None, str | None]:
+    """``st`` after ``actions`` (checked, on a copy) or the engine's refusal (worded by ``t``,
+    in its language; English without it)."""
+    trial = st.copy()
+    try:
+        for a in actions:
+            apply(trial, a)
+    except RuleError as exc:
+        return None, t.engine(exc) if t is not None else str(exc)
+    return trial, None
+
+
+class Step:
+    """One question of the game. ``kind`` names it; ``seat`` is who answers (None: the table)."""
+
+    kind = ""
+
+    def __init__(self, vm: "GameVM"):
+        self.vm = vm
+        self.t = vm.t
+        self.state = vm.state
+        self.pending = vm.state.pending
+        self.seat = self.pending.seat
+        #: the version of the shared game this question was asked at (None: not shared); an
+        #: answer to an older question is refused (docs/app.md, "Many phones, one game")
+        self.seen = vm.seen_version
+
+    def _confirm(self, action: Action) -> bool:
+        return self.vm.confirm_all([action], seen=self.seen)
+
+    def _confirm_all(self, actions) -> bool:
+        return self.vm.confirm_all(actions, seen=self.seen)
+
+    @property
+    def seat_name(self) -> str | None:
+        return self.state.seats[self.seat].name if self.seat is not None else None
+
+    def title(self) -> str:
+        return self.t(f"g.step.{self.kind}", name=self.seat_name or "")

@@ -1,0 +1,54 @@
+"""Small Flet controls shared by the game's panels: dice chips, colour dots, chips, buttons,
+and the colours of dice and continents.
+"""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.app.game.texts import GameText
+
+DIE_BG = {"red": "#C62828", "yellow": "#F9A825", "purple": "#6A1B9A", "blue": "#1565C0", "green": "#2E7D32",
+          "unknown": "#757575"}
+DIE_FG = {"yellow": "#000000"}
+CONTINENT_COLOUR = {"america": "red", "africa": "yellow", "asia": "purple", "europe": "blue", "oceania": "green"}
+
+
+def game_text(ctl) -> GameText:
+    return GameText(lambda: ctl.tr.lang)
+
+
+
+# --------------------------------------------------------------------------- small controls
+
+
+def die_chip(colour: str, value, label: str, on_click=None, selected=False, unsure=False, size=44) -> ft.Control:
+    border = None
+    if selected:
+        border = ft.Border.all(4, ft.Colors.ON_SURFACE)
+    elif unsure:
+        border = ft.Border.all(4, ft.Colors.AMBER)
+    box = ft.Container(
+        ft.Text(str(value), size=size * 0.45, weight=ft.FontWeight.BOLD, color=DIE_FG.get(colour, "#FFFFFF")),
+        width=size, height=size, bgcolor=DIE_BG.get(colour, DIE_BG["unknown"]), border_radius=8,
+        alignment=ft.Alignment.CENTER, border=border, on_click=on_click,
+    )
+    return ft.Semantics(content=box, label=label, button=on_click is not None, selected=selected, container=True)
+
+
+def colour_dot(colour: str, size=14) -> ft.Control:
+    return ft.Container(width=size, height=size, border_radius=size / 2, bgcolor=DIE_BG.get(colour, DIE_BG["unknown"]))
+
+
+def chip(label: str, on_click, selected=False, disabled=False, colour: str | None = None) -> ft.Control:
+    return ft.Chip(label=ft.Text(label), on_click=on_click, selected=selected, disabled=disabled,
+                   leading=colour_dot(colour) if colour else None)
+
+
+def wrap(controls, spacing=8) -> ft.Row:
+    return ft.Row(controls, wrap=True, spacing=spacing, run_spacing=spacing)
+
+
+def button(text, on_click, icon=None, filled=True, disabled=False) -> ft.Control:
+    cls = ft.FilledButton if filled else ft.OutlinedButton
+    return cls(text, icon=icon, on_click=on_click, disabled=disabled)

@@ -1,0 +1,205 @@
+"""Settings: language, theme, "check your box" constants, dice calibration, animal catalogue."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.app.common import features
+from companion.app.common.i18n import LANGUAGE_NAMES, LANGUAGES
+from companion.app.common.prefs import THEMES
+from companion.app.common.widgets import Screen, note, section
+from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ToolError
+from companion.app.settings.vm import BoxConstantsForm
+
+
+class SettingsScreen(Screen):
+    def title(self) -> str:
+        return self.tr("settings.title")
+
+    def view(self) -> ft.Control:
+        tr, ctl = self.tr, self.ctl
+        lang = ft.SegmentedButton(
+            segments=[ft.Segment(value=l, label=LANGUAGE_NAMES[l]) for l in LANGUAGES],
+            selected=[ctl.prefs.language],
+            on_change=lambda e: ctl.set_language(e.control.selected[0]),
+        )
+        theme = ft.SegmentedButton(
+            segments=[ft.Segment(value=t, label=tr(f"settings.theme_{t}")) for t in THEMES],
+            selected=[ctl.prefs.theme],
+            on_change=lambda e: ctl.set_theme(e.control.selected[0]),
+        )
+        parts = [
+            section(tr("settings.language"), [lang]),
+            section(tr("settings.theme"), [theme]),
+            self._box_section(),
+            self._calibration_section(),
+            self._catalogue_section(),
+        ]
+        return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    # -- "check your box" -----------------------------------------------------------------
+    def _box_section(self) -> ft.Control:
+        tr = self.tr
+        form: BoxConstantsForm = self.ctl.screen_state("settings.box", BoxConstantsForm)
+        status = note("")
+        fields: dict[str, ft.TextField] = {}
+
+        def changed(key, e):
+            form.set_text(key, e.control.value)
+
+        def refresh_errors():
+            for key, tf in fields.items():
+                tf.error = form.fields[key].error
+            if form.error:
+                status.value, status.color = tr("settings.box_not_saved", error=form.error), ft.Colors.ERROR
+            elif form.message:
+                status.value, status.color = tr("settings.box_saved", path=str(form.override_path)), None
+            else:
+                status.value = ""
+
+        def save(e):
+            form.save()
+            refresh_errors()
+
+        def reset_all(e):
+            for key in form.keys:
+                form.reset(key)
+                fields[key].value = form.fields[key].text
+            form.save()
+            refresh_errors()
+
+        rows = [note(tr("settings.box_help"))]
+        for key in form.keys:
+            f = form.fields[key]
+            tf = ft.TextField(
+                label=tr(f"board.{key}"), value=f.text, dense=True,
+                helper=tr("settings.box_default", help=tr(f"board.{key}_help"), value=f.default_text),
+                helper_max_lines=3,
+                on_change=lambda e, k=key: changed(k, e),
+            )
+            fields[key] = tf
+            rows.append(tf)
+        rows.append(ft.Row([
+            ft.FilledButton(tr("settings.box_save"), icon=ft.Icons.SAVE, on_click=save),
+            ft.OutlinedButton(tr("settings.box_reset"), icon=ft.Icons.RESTORE, on_click=reset_all),
+        ], wrap=True))
+        rows.append(status)
+        refresh_errors()
+        return section(tr("settings.box"), rows, stretch=True)
+
+    # -- dice colour calibration ------------------------------------------------------------
+    def _calibration_section(self) -> ft.Control:
+        tr = self.tr
+        if not features.dice_reader_ready():
+            return section(tr("settings.calibration"), [note(tr("settings.calibration_missing"))])
+        tools: CalibrationTools = self.ctl.screen_state("settings.calibration", CalibrationTools)
+        status_text = note("")
+
+        def show_status():
+            st = tools.status()
+            if st.problem:
+                status_text.value, status_text.color = st.problem, ft.Colors.ERROR
+            elif st.colours:
+                names = ", ".join(tr(f"colour.{c}") for c in st.colours)
+                status_text.value = tr("settings.calibration_done", colours=names, when=st.created[:16].replace("T", " "))
+                status_text.color = None
+            else:
+                status_text.value, status_text.color = tr("settings.calibration_none"), None
+
+        picker = self.shell.file_picker("calibration")
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes]
+            if not files:
+                return
+            status_text.value, status_text.color = tr("settings.calibration_reading"), None
+            try:
+                tools.calibrate(files[0].bytes)
+            except ToolError as exc:
+                self.shell.toast(tr("settings.calibration_failed", error=str(exc)), error=True)
+            else:
+                self.shell.toast(tr("settings.calibration_saved"))
+            show_status()
+            self.shell.update()  # a picker event updates the picker, not the page
+
+        picker.on_result = picked
+
+        def clear(e):
+            tools.clear()
+            show_status()
+
+        show_status()
+        order = " · ".join(tr(f"colour.{c}") for c in CALIBRATION_ORDER)
+        return section(tr("settings.calibration"), [
+            note(tr("settings.calibration_help")),
+            ft.Text(tr("settings.calibration_order", order=order), weight=ft.FontWeight.BOLD),
+            ft.Row([
+                ft.FilledButton(tr("settings.calibration_photo"), icon=ft.Icons.PHOTO_CAMERA,
+                                action=ft.PickFiles(picker, with_data=True,
+                                                    file_type=ft.FilePickerFileType.IMAGE)),
+                ft.OutlinedButton(tr("settings.calibration_clear"), icon=ft.Icons.DELETE_OUTLINE, on_click=clear),
+            ], wrap=True),
+            status_text,
+        ])
+
+    # -- animal catalogue ---------------------------------------------------------------------
+    def _catalogue_section(self) -> ft.Control:
+        tr = self.tr
+        tools = CatalogueTools()
+        info = note("")
+        conflict = ft.SegmentedButton(
+            segments=[ft.Segment(value=v, label=tr(f"settings.catalogue_conflict_{v}"))
+                      for v in ("error", "keep", "replace")],
+            selected=["error"],
+        )
+
+        def show_summary():
+            s = tools.summary()
+            if s.problem:
+                info.value, info.color = s.problem, ft.Colors.ERROR
+            else:
+                info.value = tr("settings.catalogue_count", animals=s.animals, sepultus=s.sepultus)
+                info.color = None
+
+        picker = self.shell.file_picker("catalogue")
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes is not None]
+            if not files:
+                return
+            try:
+                report = tools.import_bytes(files[0].bytes, files[0].name, conflict.selected[0])
+            except ToolError as exc:
+                self.shell.toast(tr("settings.catalogue_import_failed", error=str(exc)), error=True)
+            else:
+                self.shell.toast(tr("settings.catalogue_imported", summary=report.summary()))
+            show_summary()
+            self.shell.update()  # a picker event updates the picker, not the page
+
+        picker.on_result = picked
+
+        async def export(e):
+            try:
+                data = tools.export_bytes()
+            except ToolError as exc:
+                self.shell.toast(str(exc), error=True)
+                return
+            try:
+                await picker.save_file(file_name=tools.export_name(), src_bytes=data,
+                                       file_type=ft.FilePickerFileType.CUSTOM, allowed_extensions=["json"])
+            except Exception as exc:
+                self.shell.toast(tr("settings.catalogue_export_failed", error=str(exc)), error=True)
+
+        show_summary()
+        return section(tr("settings.catalogue"), [
+            note(tr("settings.catalogue_help")),
+            info,
+            ft.Text(tr("settings.catalogue_conflict")),
+            conflict,
+            ft.Row([
+                ft.FilledButton(tr("settings.catalogue_import"), icon=ft.Icons.UPLOAD_FILE,
+                                action=ft.PickFiles(picker, with_data=True, file_type=ft.FilePickerFileType.CUSTOM,
+                                                    allowed_extensions=["json"])),
+                ft.OutlinedButton(tr("settings.catalogue_export"), icon=ft.Icons.DOWNLOAD, on_click=export),
+            ], wrap=True),
+        ])
