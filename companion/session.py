@@ -85,10 +85,21 @@ def _describe_stored(d: Any) -> str:
     return f"({kind})" if isinstance(kind, str) else ""
 
 
-def _rebuild(dicts: Sequence[Any], *, where: str, path: Path | None = None, game_id: str | None = None
-             ) -> tuple[State, list[Action]]:
+def rules_of(meta: Any) -> int:
+    """The rules version that checked a stored game (``meta["rules"]``); a game written before
+    the field existed was checked by version 1."""
+    v = meta.get("rules") if isinstance(meta, Mapping) else None
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 1 else 1
+
+
+def _rebuild(dicts: Sequence[Any], *, where: str, path: Path | None = None, game_id: str | None = None,
+             rules: int = engine.RULES_VERSION) -> tuple[State, list[Action]]:
     """Parse and apply (checked) every stored action; :class:`SavedGameReplayError` on the first
-    one that cannot be read or is refused."""
+    one that cannot be read or is refused. A game checked by older rules (``rules`` below
+    ``engine.RULES_VERSION``) may hold a move a later version refuses (its refusal key is in
+    ``engine.RULES_CHANGES``): that action replays unchecked, as it was played (it was checked
+    when it was written). Any other refusal is reported as before."""
+    older = rules < engine.RULES_VERSION
     state = State()
     actions: list[Action] = []
     for i, d in enumerate(dicts, start=1):
@@ -99,7 +110,12 @@ def _rebuild(dicts: Sequence[Any], *, where: str, path: Path | None = None, game
                 f"{where}: action {i} {_describe_stored(d)} cannot be read by this version: {e}",
                 index=i, action=d, reason=e, path=path, game_id=game_id) from e
         try:
-            engine.apply(state, action)
+            try:
+                engine.apply(state, action)
+            except RuleError as refusal:
+                if not (older and engine.refused_only_by_newer_rules(refusal, rules)):
+                    raise
+                engine.apply_unchecked(state, action)  # the rules of its time accepted it
         except RuleError as e:
             raise SavedGameReplayError(
                 f"{where}: action {i} {_describe_stored(d)} is refused by the rules: {e}",
@@ -149,6 +165,7 @@ class GameSession:
             engine.apply(state, action)  # RuleError: nothing was written
         meta = summary_meta(state)
         meta["title"] = title if title is not None else _default_title(state)
+        meta["rules"] = engine.RULES_VERSION  # the rules that check it (never updated later)
         log = store.create(meta, [d for _, d in pairs], game_id=game_id)
         return cls(store, log, state, [a for a, _ in pairs])
 
@@ -160,7 +177,7 @@ class GameSession:
         log = store.open(game_id)
         try:
             state, actions = _rebuild(log.actions(), where=f"the saved game {log.title or game_id!r}",
-                                      path=log.path, game_id=game_id)
+                                      path=log.path, game_id=game_id, rules=rules_of(log.meta))
         except BaseException:
             log.close()
             raise
@@ -172,8 +189,10 @@ class GameSession:
         engine before anything is written; an existing game is never overwritten."""
 
         doc_id, meta, dicts = parse_export(document)
-        state, actions = _rebuild(dicts, where="the imported game")  # before anything is written
+        rules = rules_of(meta)
+        state, actions = _rebuild(dicts, where="the imported game", rules=rules)  # before anything is written
         meta.update(summary_meta(state))
+        meta["rules"] = rules
         original = document.get("meta") if isinstance(document, dict) else None
         if isinstance(original, dict) and "created" in original:
             meta["created"] = original["created"]  # the store keeps the game's creation time
@@ -193,12 +212,13 @@ class GameSession:
         with store.open(game_id) as log:
             dicts = log.actions()
             meta = log.meta
+        rules = rules_of(meta)
         try:
-            state, actions = _rebuild(dicts, where="the saved game")
+            state, actions = _rebuild(dicts, where="the saved game", rules=rules)
             playable = len(dicts)
         except SavedGameReplayError as e:
             playable = e.playable
-            state, actions = _rebuild(dicts[:playable], where="the saved game")
+            state, actions = _rebuild(dicts[:playable], where="the saved game", rules=rules)
         kept = dicts[:playable]
         new_meta = {k: v for k, v in meta.items() if k not in ("title",)}
         new_meta.update(summary_meta(state))

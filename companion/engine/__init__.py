@@ -35,7 +35,7 @@ from companion.engine.effects import EXPERT, refresh_effects
 from companion.engine.automa_rows import BEHAVIOUR_NAMES, BEHAVIOURS, SCORING_IDS, automa_slot_order, behaviour_row
 from companion.engine.state import Card, Pending, Seat, State, pending_of
 from companion.engine.rules import animal_deck_left, expert_deck_left
-from companion.engine.flow import apply, apply_unchecked, new_game, replay
+from companion.engine.flow import RULES_CHANGES, RULES_VERSION, apply, refused_only_by_newer_rules, apply_unchecked, new_game, replay
 from companion.engine.log_lines import describe, describe_action
 from companion.engine.queries import (
     DieSpot, Option, PublicationPreview, automa_card_choice, automa_expedition_continent, automa_row,
@@ -47,7 +47,8 @@ from companion.errors import RuleError
 
 __all__ = [
     # the door (flow)
-    "apply", "apply_unchecked", "replay", "new_game",
+    "apply", "apply_unchecked", "replay", "new_game", "RULES_VERSION", "RULES_CHANGES",
+    "refused_only_by_newer_rules",
     # the state and what it waits for (state, effects)
     "State", "Card", "Seat", "Pending", "pending_of", "refresh_effects", "EXPERT",
     "animal_deck_left", "expert_deck_left",

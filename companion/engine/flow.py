@@ -32,6 +32,27 @@ from companion.errors import BadActionError, GameOverError
 
 # --------------------------------------------------------------------------- public API
 
+#: The version of the rules ``apply`` checks. A game record says which version checked it when
+#: it was written (the session stores it in the game's meta); a record of an older version may
+#: hold a move the rules now refuse (issue 39 made the engine stricter in places): it replays
+#: with ``apply_unchecked`` where the checked ``apply`` refuses it (docs/engine.md).
+#: 1: up to issue 38; 2: issue 39 (the printed rulebook's seven corrections).
+RULES_VERSION = 2
+
+#: rules version -> the refusals (message keys) it added: an action of a record checked by an
+#: older version that is refused with one of these keys was legal when it was written, and
+#: replays unchecked; any other refusal is still a refusal (a damaged or forged record).
+RULES_CHANGES: dict[int, frozenset[str]] = {
+    2: frozenset({"publish.must_start_highest"}),
+}
+
+
+def refused_only_by_newer_rules(err: Exception, rules: int) -> bool:
+    """True when ``err`` (a ``RuleError`` of ``apply``) is a refusal that a version after
+    ``rules`` added: the action was legal under the rules that checked the record."""
+    key = getattr(err, "key", None)
+    return any(key in keys for v, keys in RULES_CHANGES.items() if v > rules)
+
 
 def new_game(board: Board | None = None) -> State:
     """An empty state waiting for ``StartGame``."""

@@ -244,8 +244,12 @@ def _h_publish(st: State, a: Publish, check: bool) -> None:
             if a.up_to > top:
                 nxt = next(th for th, ty in b.publish_max_type_table if ty == a.up_to)
                 raise DieValueError("publish.up_to_too_low", type=a.up_to, need=nxt, value=value, n=nxt - value)
+            if a.up_to < top:
+                # EN/FR p.15: "Starting with the Category of the highest Type you can publish,
+                # you must take the corresponding Research cube" (issue 39, item 3)
+                raise PublicationError("publish.must_start_highest", top=top, got=a.up_to)
     if a.up_to is not None:
-        top = a.up_to
+        top = a.up_to  # a log written before issue 39 replays (unchecked) as it was played
     ref_cubes = s.cubes.get(a.reference, ())
     # categories published: the reference's, for types 1..top where it carries a cube
     pub_cats = {}

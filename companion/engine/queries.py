@@ -129,7 +129,9 @@ def max_expedition_value(st: State, seat: int, continent: str, die: tuple[str, i
 
 
 def publishable_types(st: State, seat: int, reference: int, die: tuple[str, int] | None = None) -> dict[int, Spend]:
-    """Types 0..4 this die can publish with ``reference``, each with the cheapest spend."""
+    """Types 0..4 a publication with ``reference`` can start at with this die, each with the
+    cheapest spend whose value reaches exactly that type (it must start at the highest type
+    its value reaches: the types below the die's own are not offered)."""
     die = die or st.hand
     b = st.board
     card = st.cards[reference]
@@ -142,7 +144,9 @@ def publishable_types(st: State, seat: int, reference: int, die: tuple[str, int]
     base = _value(st, seat, die, sp)
     for threshold, typ in b.publish_max_type_table:
         boosted = _boost(st, seat, sp, threshold - base, False)
-        if boosted is not None:
+        # a publication starts at the highest type its value reaches (issue 39, item 3): a
+        # type is offered only with a spend whose value starts exactly there
+        if boosted is not None and b.publish_max_type(_value(st, seat, die, boosted)) == typ:
             out[typ] = boosted
     return out
 

@@ -34,8 +34,8 @@ def test_die_value_1_cannot_publish_value_2_publishes_the_card_only():
 def test_publishable_types_by_die_value():
     t, c = eric_game()
     types = publishable_types(t.st, 0, c["aix"])
-    # blue 4: up to Type II free; III needs 1 coin, IV 2 coins
-    assert set(types) == {0, 1, 2, 3, 4}
+    # blue 4: Type II free (a publication starts there, issue 39); III needs 1 coin, IV 2 coins
+    assert set(types) == {2, 3, 4}
     assert types[2] == Spend() and types[3].coins == 1 and types[4].coins == 2
 
 
@@ -49,23 +49,6 @@ def test_value_decides_the_highest_type_and_the_reference_cubes_are_published_au
     assert s.published == [c["aix"]]
     # the aquatic cube (Type III, above the die) stays on the published card: lost
     assert s.cubes_lost == 1 + 0 and c["aix"] not in s.cubes
-
-
-def test_player_may_choose_a_lower_type():
-    t, c = eric_game()
-    s = t.seat(0)
-    pv = preview_publication(t.st, Publish(0, c["aix"], up_to=1))
-    assert pv.cubes_by_category == {"bird": 1} and pv.vp == 2 + 1
-    t.refuse(Publish(0, c["aix"], up_to=3), DieValueError, "5")
-    t.refuse(Publish(0, c["aix"], up_to=5), BadActionError, "type")
-    t.do(Publish(0, c["aix"], up_to=0))
-    assert s.pub_cubes == {} and s.published == [c["aix"]]
-    assert s.cubes_lost == 3  # bird, omnivore, aquatic on the reference
-
-
-def test_up_to_0_accepts_no_cube():
-    t, c = eric_game()
-    t.refuse(Publish(0, c["aix"], up_to=0, extra=((c["e2"], "bird"),)), PublicationError, "bird")
 
 
 def test_other_cards_are_optional_and_stay_under_study_with_their_cubes():

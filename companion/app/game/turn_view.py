@@ -76,7 +76,7 @@ class TurnPanel:
 
         if d.kind == "publish":
             pub = d.publishable()
-            top = d.action.up_to if d.action.up_to is not None else d.top_type()
+            top = d.top_type()
             out.append(ft.Text(gt("g.draft.up_to")))
             out.append(wrap([chip(gt("g.draft.type", t=t), lambda e, t=t: self.run(d.set_up_to, t), top == t) for t in sorted(pub)]))
         if lim["coins"] > 0 or sp.coins:

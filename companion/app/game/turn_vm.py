@@ -98,12 +98,14 @@ class Draft:
         return queries.publishable_types(self.turn.trial, self.turn.seat, self.action.reference, self.turn.die)
 
     def set_up_to(self, typ: int) -> None:
-        """Publish up to ``typ``: also sets the cheapest spend that reaches it."""
+        """Publish from ``typ``: sets the cheapest spend whose value starts exactly there (a
+        publication starts at the highest type the die reaches, EN p.15: raising the die is
+        the only choice, so a type below the die's own is not offered). ``up_to`` stays None
+        (the engine takes the highest type of the value)."""
         sp = self.publishable().get(typ)
-        if sp is not None:
-            self.action = dataclasses.replace(self.action, up_to=typ, spend=sp)
-        else:
-            self.action = dataclasses.replace(self.action, up_to=typ)
+        if sp is None:
+            return
+        self.action = dataclasses.replace(self.action, up_to=None, spend=sp)
         self._prune()
 
     def _prune(self) -> None:
@@ -118,7 +120,7 @@ class Draft:
         st = self.turn.trial
         s = st.seats[self.turn.seat]
         ref = st.cards[self.action.reference]
-        top = self.action.up_to if self.action.up_to is not None else self.top_type()
+        top = self.top_type()
         if top is None or ref.categories is None:
             return []
         have = s.cubes.get(ref.id, [])

@@ -1,0 +1,31 @@
+"""Issue 39: the game screen offers exactly what the engine now allows."""
+
+from __future__ import annotations
+
+from companion.actions import Spend, TakeDie
+from companion.app.game.turn_vm import TurnStep
+
+from issue39_kit import FakeVM, rulekit
+
+
+def _publish_draft(vm):
+    turn = TurnStep(vm)
+    opt = next(o for o in turn.options() if o.kind == "publish" and o.action.reference == vm.table.card("Aix galericulata"))
+    return turn, turn.open(opt.index)
+
+
+def test_publication_types_start_at_the_die_and_only_raise_it():
+    # item 3: "Starting with the Category of the highest Type you can publish, you must take
+    # the corresponding Research cube" (EN p.15): Eric's blue 4 starts at Type II
+    t, c = rulekit.eric_game()
+    vm = FakeVM(t)
+    turn, d = _publish_draft(vm)
+    assert sorted(d.publishable()) == [2, 3, 4]
+    d.set_up_to(1)  # not offered: nothing changes
+    assert d.action.spend == Spend() and d.action.up_to is None and d.top_type() == 2
+    d.set_up_to(3)
+    assert d.action.spend == Spend(coins=1) and d.action.up_to is None and d.top_type() == 3
+    assert d.result()[0]
+    d.set_up_to(2)
+    assert d.action.spend == Spend() and d.result()[0]
+    assert d.confirm() and vm.state.seats[0].pub_cubes == {"omnivore": 1, "bird": 1}
