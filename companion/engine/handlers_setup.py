@@ -249,10 +249,17 @@ def _h_choose_expert(st: State, a: ChooseExpert, check: bool) -> None:
     _push(st, after)
 
 
+#: the steps after the action that are still the seat's own turn when ``turn_seat`` is that
+#: seat: a bonus card chosen at the end of the turn, the die of an end-of-round seal action
+#: ("at any time during your turn", EN p.10; issue 39, item 6)
+_OWN_TURN_STEPS = ("choose_animal", "choose_expert", "roll_die")
+
+
 def _h_use_expert(st: State, a: UseExpert, check: bool) -> None:
     if check:
         t = st.tasks[-1]
-        if t[0] not in ("take_die", "action", "research") or t[1] != a.seat:
+        if not (t[0] in ("take_die", "action", "research")
+                or (t[0] in _OWN_TURN_STEPS and st.turn_seat == a.seat)) or t[1] != a.seat:
             raise NotYourTurnError("expert.own_turn")
         s = st.seats[a.seat]
         if s.kind == "automa":

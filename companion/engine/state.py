@@ -397,15 +397,23 @@ _CONST_PENDING = {
 _HUMAN_ACTION_ACCEPTS = _HUMAN_ACTION_NAMES + ("use_expert",)
 
 
+def _own_turn(st: State, si: int) -> bool:
+    """A step of ``si``'s own turn after its action (a one-shot expert may be used then)."""
+    return st.turn_seat == si and st.seats[si].kind == "human"
+
+
 def _p_choose_animal(st: State, t: tuple) -> Pending:
     deck = not _animal_display_has(st, t[1])
-    return _tuple_new(Pending, ("choose_animal", t[1], ("draw_animal",) if deck else ("choose_animal",), t[2],
-                                None, None, None, deck, None))
+    acc = ("draw_animal",) if deck else ("choose_animal",)
+    if _own_turn(st, t[1]):
+        acc += ("use_expert",)
+    return _tuple_new(Pending, ("choose_animal", t[1], acc, t[2], None, None, None, deck, None))
 
 
 def _p_choose_expert(st: State, t: tuple) -> Pending:
     deck = st.expert_display.count(None) == len(st.expert_display)
-    return _tuple_new(Pending, ("choose_expert", t[1], ("choose_expert",), t[2], None, None, None, deck, None))
+    acc = ("choose_expert", "use_expert") if _own_turn(st, t[1]) else ("choose_expert",)
+    return _tuple_new(Pending, ("choose_expert", t[1], acc, t[2], None, None, None, deck, None))
 
 
 def _p_take_die(st: State, t: tuple) -> Pending:
@@ -431,8 +439,8 @@ _PENDING_OF = {
                                                    research_value(st, t), t[3], False, None)),
     "seal_offer": lambda st, t: _tuple_new(Pending, ("seal_action", t[1], ("seal_action", "pass"), None, None,
                                                      None, None, False, None)),
-    "roll_die": lambda st, t: _tuple_new(Pending, ("roll_die", t[1], ("roll_die",), None, None, None, None, False,
-                                                   None)),
+    "roll_die": lambda st, t: _tuple_new(Pending, ("roll_die", t[1], ("roll_die", "use_expert") if _own_turn(st, t[1])
+                                                   else ("roll_die",), None, None, None, None, False, None)),
 }
 
 

@@ -134,7 +134,7 @@ def test_card_bonus_from_the_deck_when_the_display_is_empty():
     hand(st, 0, ("red", 1))
     apply(st, Embassy(0))  # 6 -> 8: animal bonus, display empty
     p = st.pending
-    assert p.kind == "choose_animal" and p.from_deck and p.accepts == ("draw_animal",)
+    assert p.kind == "choose_animal" and p.from_deck and p.accepts == ("draw_animal", "use_expert")  # its own turn (issue 39)
     refused(st, ChooseAnimal(0, 0), CardUnavailableError, "deck")
     apply(st, DrawAnimal(0, "asia", "Panda"))
     assert st.cards[-1].name == "Panda" and st.cards[-1].id in s.animals

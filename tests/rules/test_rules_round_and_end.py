@@ -332,7 +332,7 @@ def test_reputation_animal_bonus_with_an_empty_display_takes_the_deck_top_and_co
     assert not any(x is not None for x in t.st.animal_display)
     assert s.rep == 6
     t.do(TakeDie(0, 0, 3), Expedition(0, "america"))  # +3 -> 9: passes 8
-    assert t.p.kind == "choose_animal" and t.p.from_deck and t.p.accepts == ("draw_animal",)
+    assert t.p.kind == "choose_animal" and t.p.from_deck and t.p.accepts == ("draw_animal", "use_expert")
     t.refuse(ChooseAnimal(0, t.card("am1")), CardUnavailableError)
     t.do(DrawAnimal(0, "america", "Deck top", ("bird", "carnivore", "aquatic", "cold")))
     deck = t.card("Deck top")

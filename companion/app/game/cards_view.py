@@ -20,9 +20,18 @@ class CardsPanel:
     entry of a card drawn from a deck, which ``automa_view`` also uses)."""
 
     # -- cards -----------------------------------------------------------------------------
+    def one_shot_buttons(self, step) -> list[ft.Control]:
+        """The seat's face-up one-shot experts, when the engine lets it use one now (its own
+        turn, the bonus card step included)."""
+        shots = step.one_shots()
+        if not shots:
+            return []
+        return [wrap([button(self.gt("g.turn.use_expert", name=n), lambda e, n=n: self.run(step.use_expert, n),
+                             ft.Icons.BOLT, False) for n in shots])]
+
     def draw_choose_animal(self, step) -> list[ft.Control]:
         gt, vm = self.gt, self.vm
-        out = [note(gt(f"g.choose.reason.{step.pending.reason or 'round'}"))]
+        out = [note(gt(f"g.choose.reason.{step.pending.reason or 'round'}"))] + self.one_shot_buttons(step)
         if step.pending.from_deck:
             out.append(note(gt("g.choose.from_deck")))
             out.append(self.deck_animal_entry(lambda cont, name, sep=None: step.draw(cont, name, sep)))
@@ -51,7 +60,7 @@ class CardsPanel:
     def draw_choose_expert(self, step) -> list[ft.Control]:
         gt = self.gt
         s = self.vm.state.seats[step.seat]
-        out = [note(gt(f"g.choose.reason.{step.pending.reason or 'round'}"))]
+        out = [note(gt(f"g.choose.reason.{step.pending.reason or 'round'}"))] + self.one_shot_buttons(step)
         if step.pending.from_deck:
             out.append(note(gt("g.choose.expert_deck")))
         slot_pick = step.needs_slot()

@@ -118,4 +118,5 @@ class DicePanel:
         gt = self.gt
         c = step.colour() or "unknown"
         return [note(gt("g.rolldie.hint", colour=gt.colour(c))),
-                wrap([die_chip(c, v, gt("g.rolldie.value", v=v), on_click=lambda e, v=v: self.run(step.roll, v)) for v in range(1, 7)])]
+                wrap([die_chip(c, v, gt("g.rolldie.value", v=v), on_click=lambda e, v=v: self.run(step.roll, v)) for v in range(1, 7)]),
+                *self.one_shot_buttons(step)]

@@ -9,9 +9,9 @@ engine's ``state.pending`` asks for.
 
 from __future__ import annotations
 
-from companion.actions import Action
+from companion.actions import Action, UseExpert
 from companion.app.game.texts import GameText
-from companion.engine import State, apply
+from companion.engine import EXPERT, State, apply
 from companion.errors import RuleError
 
 
@@ -47,6 +47,18 @@ class Step:
 
     def _confirm_all(self, actions) -> bool:
         return self.vm.confirm_all(actions, seen=self.seen)
+
+    def one_shots(self) -> list[str]:
+        """The face-up one-shot (⚡) experts the seat may use now: whenever the engine accepts
+        ``use_expert`` (its own turn: taking a die, the action, the research, a bonus card
+        chosen at the end of the turn, the die of a seal action; issue 39)."""
+        if self.seat is None or "use_expert" not in self.pending.accepts:
+            return []
+        s = self.state.seats[self.seat]
+        return [n for n in s.face_up if n is not None and EXPERT[n].duration == "oneshot"]
+
+    def use_expert(self, name: str) -> bool:
+        return self._confirm(UseExpert(self.seat, name))
 
     @property
     def seat_name(self) -> str | None:

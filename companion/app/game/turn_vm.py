@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from automa.decide import gift_instructions
 from companion.engine import queries
-from companion.actions import Action, Research, Spend, TakeDie, UseExpert
+from companion.actions import Action, Research, Spend, TakeDie
 from companion.app.game.steps import Step, _try
 from companion.engine import EXPERT, State
 from companion.errors import RuleError
@@ -214,13 +214,6 @@ class TurnStep(Step):
         self.take, self.trial, self.die = take, trial, trial.hand
         self.draft, self._options = None, None
         return True
-
-    def one_shots(self) -> list[str]:
-        s = self.state.seats[self.seat]
-        return [n for n in s.face_up if n is not None and EXPERT[n].duration == "oneshot"]
-
-    def use_expert(self, name: str) -> bool:
-        return self._confirm(UseExpert(self.seat, name))
 
     def options(self) -> list[OptionView]:
         if self.trial is None:

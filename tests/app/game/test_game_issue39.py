@@ -29,3 +29,18 @@ def test_publication_types_start_at_the_die_and_only_raise_it():
     d.set_up_to(2)
     assert d.action.spend == Spend() and d.result()[0]
     assert d.confirm() and vm.state.seats[0].pub_cubes == {"omnivore": 1, "bird": 1}
+
+
+def test_a_one_shot_expert_is_offered_on_the_bonus_step_of_ones_own_turn():
+    # item 6: "can be activated at any time during your turn" (EN p.10)
+    from companion.app.game.cards_vm import ChooseExpertStep
+    from test_rules_issue39_oneshot import ONE_SHOT, _at_own_bonus_step
+
+    t = _at_own_bonus_step()
+    vm = FakeVM(t)
+    step = ChooseExpertStep(vm)
+    assert step.one_shots() == [ONE_SHOT]
+    coins = vm.state.seats[0].coins
+    assert step.use_expert(ONE_SHOT) and vm.state.seats[0].coins == coins + 5
+    again = ChooseExpertStep(vm)
+    assert again.one_shots() == [] and again.pending.kind == "choose_expert"
