@@ -221,12 +221,15 @@ class ChooseAnimal(Action):
 class ChooseExpert(Action):
     """Take expert ``name`` (from the display, or the top of the deck when it is empty).
     Humans put it in face-up ``slot`` (0-3; None = the first free one; a taken slot is covered,
-    allowed only when all are taken) or, for a one-shot expert, ``use_now``."""
+    allowed only when all are taken), or, for a one-shot expert, ``use_now``, or ``under``
+    an existing expert (only when all slots are taken; no slot named: it has no effect, it
+    counts in its continent's collection; EN University, issue 39)."""
 
     seat: int
     name: str
     slot: int | None = None
     use_now: bool = False
+    under: bool = False
     TYPE = "choose_expert"
 
 
@@ -251,6 +254,7 @@ class University(Action):
     slot: int | None = None
     use_now: bool = False
     spend: Spend = NO_SPEND
+    under: bool = False  # placed under an existing expert (as ChooseExpert.under)
     TYPE = "university"
 
 
@@ -353,7 +357,7 @@ _KIND: dict[str, str] = {
     "value": "int", "first_player": "int",
     "name": "str", "effect": "str", "colour": "str",
     "continent": "ostr", "up_to": "oint", "die": "oint", "cost": "oint",
-    "sepultus": "bool", "use_now": "bool",
+    "sepultus": "bool", "use_now": "bool", "under": "bool",
     "categories": "ostrs", "dice": "dice", "slots": "ints", "keep": "ints",
     "cubes": "pairs", "extra": "pairs", "spend": "spend", "seats": "seats", "board": "oobject",
 }

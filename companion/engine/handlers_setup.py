@@ -237,7 +237,7 @@ def _h_choose_expert(st: State, a: ChooseExpert, check: bool) -> None:
                 raise CardUnavailableError("display.expert_missing", name=name)
         elif name in st.experts_seen:
             raise ChanceError("chance.expert_seen_deck", name=name)
-    slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
+    slot = _expert_slot(s, a.name, a.slot, a.use_now, check, a.under)
     st.tasks.pop()
     if from_display:
         d = st.expert_display
@@ -245,7 +245,7 @@ def _h_choose_expert(st: State, a: ChooseExpert, check: bool) -> None:
     else:
         st.experts_seen.append(a.name)
     after: list = []
-    _add_expert(st, a.seat, a.name, slot, a.use_now, after)
+    _add_expert(st, a.seat, a.name, slot, a.use_now, after, a.under)
     _push(st, after)
 
 

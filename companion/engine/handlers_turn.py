@@ -90,13 +90,13 @@ def _h_university(st: State, a: University, check: bool) -> None:
                 raise CardUnavailableError("university.empty")
             raise CardUnavailableError("display.expert_missing", name=name)
     colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.university")
-    slot = _expert_slot(s, a.name, a.slot, a.use_now, check)
+    slot = _expert_slot(s, a.name, a.slot, a.use_now, check, a.under)
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "university")
     d = st.expert_display
     d[d.index(a.name)] = None
     if st.board.colour_of_continent[EXPERT[a.name].continent] == colour:
         s.tokens += 1
-    _add_expert(st, a.seat, a.name, slot, a.use_now, after)
+    _add_expert(st, a.seat, a.name, slot, a.use_now, after, a.under)
     _push(st, after)
 
 

@@ -165,7 +165,7 @@ def _describe(st: State, a: Action) -> Msg:
     if isinstance(a, ChooseAnimal):
         return Msg("log.choose_animal", seat=_seat(st, a.seat), card=_card(st, a.card))
     if isinstance(a, ChooseExpert):
-        where = (Msg("log.expert_used_at_once") if a.use_now
+        where = (Msg("log.expert_used_at_once") if a.use_now else Msg("log.expert_under") if a.under
                  else Msg("log.expert_slot", slot=a.slot + 1) if a.slot is not None else "")
         return Msg("log.choose_expert", seat=_seat(st, a.seat), name=a.name, where=where)
     me = _seat(st, getattr(a, "seat", -1))
@@ -175,7 +175,8 @@ def _describe(st: State, a: Action) -> Msg:
         return Msg("log.bank", seat=me, die=_die(st), spend=_spend(a.spend),
                    first="" if st.bank_claimed else Msg("log.bank_first_player"))
     if isinstance(a, University):
-        return Msg("log.university", seat=me, die=_die(st), name=a.name, spend=_spend(a.spend))
+        return Msg("log.university_under" if a.under else "log.university", seat=me, die=_die(st), name=a.name,
+                   spend=_spend(a.spend))
     if isinstance(a, Academy):
         return Msg("log.academy", seat=me, die=_die(st), card=_card(st, a.card), spend=_spend(a.spend))
     if isinstance(a, Expedition):

@@ -351,7 +351,9 @@ class RandomPlayer:
         use_now = EXPERT[name].duration == "oneshot" and rng.random() < 0.5
         slot = None
         if not use_now and None not in s.face_up:
-            slot = int(rng.random() * len(s.face_up))
+            slot = int(rng.random() * (len(s.face_up) + 1))
+            if slot == len(s.face_up):  # placed under an existing expert (issue 39)
+                return cls(seat, name, under=True)
         return cls(seat, name, slot, use_now)
 
 

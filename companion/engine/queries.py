@@ -187,6 +187,9 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
             for slot, old in enumerate(s.face_up):
                 out.append(Option("university", University(seat, name, slot), name, v0,
                                   f"{text}, covers {old} (slot {slot})", old))
+            # or under one of them: the four stay active, the new one has no effect (issue 39)
+            out.append(Option("university", University(seat, name, under=True), name, v0,
+                              f"{text}, placed under (no effect)"))
         else:
             out.append(Option("university", University(seat, name), name, v0,
                               f"{text}, in slot {s.face_up.index(None)}" if s.kind == "human" else text))

@@ -301,11 +301,24 @@ def did_you_mean_msg(word: str, choices) -> Msg | str:
     return Msg("hint.did_you_mean_several", names=[repr(x) for x in names[:-1]], last=names[-1])
 
 
-def _expert_slot(s: Seat, name: str, slot: int | None, use_now: bool, check: bool) -> int | None:
-    """Where a human puts a new expert (None = used at once / automa). Validates when ``check``."""
+def _expert_slot(s: Seat, name: str, slot: int | None, use_now: bool, check: bool,
+                 under: bool = False) -> int | None:
+    """Where a human puts a new expert (None = used at once / under another / automa).
+    Validates when ``check``."""
     if s.kind == "automa":
-        if check and (slot is not None or use_now):
+        if check and (slot is not None or use_now or under):
             raise ExpertSlotError("expert.automa_no_slots")
+        return None
+    if under:
+        # EN University: "If you have no more empty slots you can cover an existing Expert card
+        # or place it under an existing Expert card" (issue 39, item 1)
+        if check:
+            if use_now:
+                raise ExpertSlotError("expert.under_or_use_now")
+            if slot is not None:
+                raise ExpertSlotError("expert.under_no_slot", slot=slot)
+            if None in s.face_up:
+                raise ExpertSlotError("expert.under_with_free_slot", name=name, free=s.face_up.index(None))
         return None
     if use_now:
         if check:
@@ -332,11 +345,12 @@ def _expert_slot(s: Seat, name: str, slot: int | None, use_now: bool, check: boo
     return slot
 
 
-def _add_expert(st: State, si: int, name: str, slot: int | None, use_now: bool, after: list) -> None:
+def _add_expert(st: State, si: int, name: str, slot: int | None, use_now: bool, after: list,
+                under: bool = False) -> None:
     s = st.seats[si]
     s.experts.append(name)
-    if s.kind == "automa":
-        return
+    if s.kind == "automa" or under:
+        return  # under an existing expert: owned (collections), covered (no effect)
     if use_now:
         s.used.append(name)
         _oneshot(st, si, name, after)

@@ -62,7 +62,7 @@ def _value(rng, cls, name, st):
         if name == "continent" and rng.random() < 0.2:
             return None
         return _word(rng)
-    if name in ("sepultus", "use_now"):
+    if name in ("sepultus", "use_now", "under"):
         return rng.random() < 0.5
     if name == "categories":
         if rng.random() < 0.2:

@@ -117,7 +117,7 @@ def test_english_templates_are_well_formed():
     for k, t in EN.items():
         assert t == t.strip() or k in {"hint.did_you_mean", "hint.did_you_mean_several", "spend.from_reputation",
                                        "take.at_position", "log.with_sepultus", "log.board_from_box",
-                                       "log.expert_used_at_once", "log.expert_slot", "log.spend",
+                                       "log.expert_used_at_once", "log.expert_slot", "log.expert_under", "log.spend",
                                        "log.publish_up_to", "log.automa_to"}, k
         for field, spec in plural_forms(t):
             assert len(spec.split("|")) == 2 and all(spec.split("|")), (k, spec)

@@ -34,8 +34,10 @@ def test_university_options_offer_each_slot_to_cover_when_all_four_are_full():
     shown = [n for n in st.expert_display if n]
     opts = _university_options(st)
     for name in shown:
-        mine = [o for o in opts if o.target == name and not o.action.use_now]
+        mine = [o for o in opts if o.target == name and not o.action.use_now and not o.action.under]
         assert [o.action.slot for o in mine] == [0, 1, 2, 3]
+        # or placed under one (issue 39): one more choice, no slot
+        assert [o.action.slot for o in opts if o.target == name and o.action.under] == [None]
         assert [o.covers for o in mine] == s.face_up
         for o in mine:
             assert f"covers {o.covers} (slot {o.action.slot})" in o.gain
@@ -47,6 +49,8 @@ def test_university_options_offer_each_slot_to_cover_when_all_four_are_full():
         t = trial.seats[0]
         if o.action.use_now:
             assert t.face_up == s.face_up and o.target in t.used
+        elif o.action.under:
+            assert t.face_up == s.face_up and o.target in t.experts and o.target not in t.used
         else:
             assert t.face_up[o.action.slot] == o.target and o.covers in t.experts
             assert o.covers not in t.face_up  # covered: owned, no longer active

@@ -69,7 +69,8 @@ class CardsPanel:
         for n in step.names()[:20]:
             e = EXPERT[n]
             row = [ft.TextButton(gt("g.choose.take"), on_click=lambda ev, n=n: self.run(step.take, n))] if not slot_pick else \
-                [ft.TextButton(gt("g.choose.cover", n=k + 1), on_click=lambda ev, n=n, k=k: self.run(step.take, n, k)) for k in range(4)]
+                [ft.TextButton(gt("g.choose.cover", n=k + 1), on_click=lambda ev, n=n, k=k: self.run(step.take, n, k)) for k in range(4)] + \
+                [ft.TextButton(gt("g.choose.under"), on_click=lambda ev, n=n: self.run(step.take, n, None, False, True))]
             if e.duration == "oneshot":
                 row.append(ft.TextButton(gt("g.choose.use_now"), on_click=lambda ev, n=n: self.run(step.take, n, None, True)))
             out.append(ft.Column([ft.Row([colour_dot(CONTINENT_COLOUR[e.continent], 18), ft.Text(n, weight=ft.FontWeight.BOLD)]),

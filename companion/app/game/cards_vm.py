@@ -59,8 +59,10 @@ class ChooseExpertStep(Step):
         s = self.state.seats[self.seat]
         return s.kind == "human" and all(x is not None for x in s.face_up)
 
-    def take(self, name: str, slot: int | None = None, use_now: bool = False) -> bool:
-        return self._confirm(ChooseExpert(self.seat, name, slot, use_now))
+    def take(self, name: str, slot: int | None = None, use_now: bool = False, under: bool = False) -> bool:
+        """Take ``name``: into the first free slot, covering ``slot``, used at once, or (all
+        slots taken) placed ``under`` an existing expert, where it has no effect (issue 39)."""
+        return self._confirm(ChooseExpert(self.seat, name, slot, use_now, under))
 
 
 class SealStep(Step):

@@ -105,7 +105,8 @@ class TurnPanel:
             if all(x is not None for x in s.face_up) and not d.action.use_now:
                 out.append(ft.Text(gt("g.draft.cover")))
                 out.append(wrap([chip(f"{k + 1}: {n}", lambda e, k=k: self.run(d.set_slot, k), d.action.slot == k)
-                                 for k, n in enumerate(s.face_up)]))
+                                 for k, n in enumerate(s.face_up)]
+                                + [chip(gt("g.draft.under"), lambda e: self.run(d.set_under), d.action.under)]))
             if e_.duration == "oneshot":
                 out.append(ft.Switch(label=gt("g.draft.use_now"), value=d.action.use_now,
                                      on_change=lambda e: self.run(d.set_use_now, bool(e.control.value))))

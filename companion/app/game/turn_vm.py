@@ -75,10 +75,15 @@ class Draft:
 
     # -- university ---------------------------------------------------------------------
     def set_slot(self, slot: int | None) -> None:
-        self.action = dataclasses.replace(self.action, slot=slot, use_now=False)
+        self.action = dataclasses.replace(self.action, slot=slot, use_now=False, under=False)
+
+    def set_under(self) -> None:
+        """Every slot taken: place the new expert under an existing one (no effect; issue 39)."""
+        self.action = dataclasses.replace(self.action, slot=None, use_now=False, under=True)
 
     def set_use_now(self, on: bool) -> None:
-        self.action = dataclasses.replace(self.action, use_now=on, slot=None if on else self.action.slot)
+        self.action = dataclasses.replace(self.action, use_now=on, under=False,
+                                          slot=None if on else self.action.slot)
 
     # -- publication --------------------------------------------------------------------
     def reference(self):
@@ -303,6 +308,8 @@ class TurnStep(Step):
                 gains.append(e)
         if after.first_player != st.first_player:
             gains.append(t("g.res.first_player"))
+        if getattr(action, "under", False):
+            gains.append(t("g.res.under"))
         if gains:
             parts.append(", ".join(gains))
         cost = self.vm.spend_text(sp, self.die)

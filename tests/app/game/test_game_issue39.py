@@ -44,3 +44,42 @@ def test_a_one_shot_expert_is_offered_on_the_bonus_step_of_ones_own_turn():
     assert step.use_expert(ONE_SHOT) and vm.state.seats[0].coins == coins + 5
     again = ChooseExpertStep(vm)
     assert again.one_shots() == [] and again.pending.kind == "choose_expert"
+
+
+def test_placing_a_new_expert_under_is_offered_when_every_slot_is_taken():
+    # item 1: "you can cover an existing Expert card or place it under an existing Expert card"
+    from companion.app.game.cards_vm import ChooseExpertStep
+    from test_rules_issue39_under import FOUR, _four_face_up
+
+    t = _four_face_up("expert")
+    vm = FakeVM(t)
+    while vm.state.pending.kind == "choose_expert" and vm.state.pending.seat != 0:
+        t.choose_first()
+    step = ChooseExpertStep(vm)
+    assert step.needs_slot()
+    name = step.names()[0]
+    assert step.take(name, under=True), vm.error
+    s = vm.state.seats[0]
+    assert s.face_up == list(FOUR) and name in s.experts
+
+
+def test_the_university_draft_places_under():
+    from test_rules_issue39_under import FOUR, _four_face_up
+
+    t = _four_face_up()
+    t.roll()
+    if t.p.seat != 0:
+        t.do(TakeDie(1, 1, 0), rulekit.Bank(1))
+    vm = FakeVM(t)
+    turn = TurnStep(vm)
+    assert turn.select_die(0, 0, 0)
+    unders = [o for o in turn.options() if o.kind == "university" and o.action.under]
+    assert unders and all(vm.t("g.res.under") in o.result for o in unders)
+    cover = next(o for o in turn.options() if o.kind == "university" and o.action.slot == 1)
+    d = turn.open(cover.index)
+    d.set_under()
+    assert d.action.under and d.action.slot is None and d.result()[0]
+    d.set_slot(2)
+    assert not d.action.under and d.action.slot == 2
+    d.set_under()
+    assert d.confirm() and vm.state.seats[0].face_up == list(FOUR)

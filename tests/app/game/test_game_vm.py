@@ -141,6 +141,9 @@ def test_refused_action_shows_the_engine_message_and_changes_nothing(game_dir):
     vm, _ = new_vm(game_dir, [(HUMAN, "Ana"), (HUMAN, "Ben")], seed=4)
     rng = random.Random(4)
     turn = advance_to(vm, "turn", rng)
+    while turn.in_hand:  # a seal action's die is already in hand: wait for a turn that takes one
+        answer(vm, rng, reader)
+        turn = advance_to(vm, "turn", rng)
     spot = turn.dice()[0]
     turn.select_die(spot.owner, spot.slot, spot.index)
     emb = next(o for o in turn.options() if o.kind == "embassy")
@@ -221,6 +224,9 @@ def test_reopen_mid_game_and_continue(game_dir):
         answer(vm, rng, reader)
     # mid-turn: the die is taken but its action not yet entered (as after a crash)
     turn = advance_to(vm, "turn", rng)
+    while turn.in_hand:  # a seal action's die is already in hand: wait for a turn that takes one
+        answer(vm, rng, reader)
+        turn = advance_to(vm, "turn", rng)
     spot = turn.dice()[0]
     vm.session.confirm(TakeDie(turn.seat, spot.owner, spot.slot, spot.index))
     state = vm.state.to_json()
