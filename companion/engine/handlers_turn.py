@@ -14,7 +14,7 @@ from companion.engine.automa_rows import behaviour_row
 from companion.engine.effects import EXPERT
 from companion.engine.rules import (
     _add_expert, _card_name, _commit_placement, _expect, _expert_name, _expert_slot, _gain_rep, _pay,
-    _place_die, _push, _rep_bonus_kinds, _researchable, _resolve_spend, card_label, rep_walk_gains,
+    _place_die, _push, _rep_bonus_kinds, _researchable, _resolve_spend, card_label, place_gains, rep_walk_gains,
 )
 from companion.engine.state import Seat, State, research_value
 from companion.errors import (
@@ -64,7 +64,8 @@ def _start_action(st: State, a, check: bool, what: str) -> Seat:
 
 def _h_embassy(st: State, a: Embassy, check: bool) -> None:
     s = _start_action(st, a, check, "what.embassy")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.embassy")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.embassy",
+                                           place_gains(st, s, "embassy") if check else (0, 0, 0))
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "embassy")
     s.tokens += st.board.embassy_tokens(value)
     _push(st, after)
@@ -72,7 +73,8 @@ def _h_embassy(st: State, a: Embassy, check: bool) -> None:
 
 def _h_bank(st: State, a: Bank, check: bool) -> None:
     s = _start_action(st, a, check, "what.bank")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.bank")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.bank",
+                                           place_gains(st, s, "bank") if check else (0, 0, 0))
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "bank")
     s.coins += st.board.bank_coins
     if not st.bank_claimed:
@@ -89,7 +91,8 @@ def _h_university(st: State, a: University, check: bool) -> None:
             if not any(x is not None for x in st.expert_display):
                 raise CardUnavailableError("university.empty")
             raise CardUnavailableError("display.expert_missing", name=name)
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.university")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.university",
+                                           place_gains(st, s, "university") if check else (0, 0, 0))
     slot = _expert_slot(s, a.name, a.slot, a.use_now, check, a.under)
     after = _commit_placement(st, a.seat, s, a.spend, tokens, "university")
     d = st.expert_display
@@ -107,7 +110,8 @@ def _h_academy(st: State, a: Academy, check: bool) -> None:
             if not any(x is not None for x in st.animal_display):
                 raise CardUnavailableError("academy.empty")
             raise CardUnavailableError("display.animal_missing", card=_card_name(st, a.card))
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.academy")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.academy",
+                                           place_gains(st, s, "academy") if check else (0, 0, 0))
     card = st.cards[a.card]
     if check:
         if card.sepultus:
@@ -229,7 +233,8 @@ def _h_publish(st: State, a: Publish, check: bool) -> None:
     ref = st.cards[a.reference]
     if check and ref.sepultus:
         raise PublicationError("publish.sepultus_reference")
-    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.publication")
+    colour, value, tokens = _resolve_spend(st, s, a.spend, False, check, "what.publication",
+                                           place_gains(st, s, "publication") if check else (0, 0, 0))
     top = b.publish_max_type(value)
     if check:
         need = b.colour_of_continent[ref.continent]

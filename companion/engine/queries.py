@@ -21,7 +21,7 @@ from companion.content.vocab import TYPE_OF_CATEGORY
 from companion.engine.automa_rows import behaviour_row
 from companion.engine.effects import EXPERT
 from companion.engine.flow import apply
-from companion.engine.rules import _rep_bonus_kinds, _researchable, rep_walk_gains
+from companion.engine.rules import _rep_bonus_kinds, _researchable, place_gains, rep_walk_gains
 from companion.engine.state import Card, State, pending_of
 
 # --------------------------------------------------------------------------- dice
@@ -142,8 +142,9 @@ def publishable_types(st: State, seat: int, reference: int, die: tuple[str, int]
         return {}
     out = {}
     base = _value(st, seat, die, sp)
+    extra = place_gains(st, st.seats[seat], "publication")  # Gao Zhelan's coins raise this die
     for threshold, typ in b.publish_max_type_table:
-        boosted = _boost(st, seat, sp, threshold - base, False)
+        boosted = _boost(st, seat, sp, threshold - base, False, extra)
         # a publication starts at the highest type its value reaches (issue 39, item 3): a
         # type is offered only with a spend whose value starts exactly there
         if boosted is not None and b.publish_max_type(_value(st, seat, die, boosted)) == typ:
@@ -204,7 +205,7 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
             need = c.die - v0
             if need < 0:
                 continue
-            sp = _boost(st, seat, NO_SPEND, need, False)
+            sp = _boost(st, seat, NO_SPEND, need, False, place_gains(st, s, "academy"))
             if sp is None or _value(st, seat, die, sp) != c.die:
                 continue
         else:

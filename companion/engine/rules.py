@@ -179,6 +179,20 @@ def rep_walk_gains(board: Board, pos: int, n: int) -> tuple[int, int, int]:
     return coins, tokens, seals
 
 
+def place_gains(st: State, s: Seat, location: str) -> tuple[int, int, int]:
+    """(coins, tokens, seals) a seat gains when its die is placed at ``location``: its face-up
+    experts' placement gains (Gao Zhelan's 3 coins at the Publication, Cathrin Holzhausen's 2
+    at the Academy...) and the track bonuses their reputation reaches. They arrive when the die
+    is placed, so they may raise that same die (Eric's example: place, then raise; issue 39)."""
+    g = s.fx.place.get(location)
+    if not g:
+        return 0, 0, 0
+    if not g[1]:
+        return g[0], 0, 0
+    c, t, se = rep_walk_gains(st.board, s.rep, g[1])
+    return g[0] + c, t, se
+
+
 def _push(st: State, after: list) -> None:
     if after:
         st.tasks.extend(reversed(after))
@@ -261,14 +275,15 @@ def _place_die(st: State) -> None:
 
 
 def _commit_placement(st: State, si: int, s: Seat, spend, tokens: int, location: str) -> list:
-    """After every check of an action at ``location``: close the action task, pay the spends,
-    put the die on the central board and apply the face-up experts' gains for placing it
-    there. Returns the list of follow-ups (card choices) to push once the action is done."""
+    """After every check of an action at ``location``: close the action task, put the die on
+    the central board, apply the face-up experts' gains for placing it there, then pay the
+    spends (those gains may pay them: ``place_gains``). Returns the list of follow-ups (card
+    choices) to push once the action is done."""
     st.tasks.pop()
-    _pay(st, s, spend, tokens)
     _place_die(st)
     after: list = []
     _place_gains(st, si, s, location, after)
+    _pay(st, s, spend, tokens)
     return after
 
 

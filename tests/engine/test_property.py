@@ -10,7 +10,7 @@ import pytest
 from companion.actions import (
     Bank, Embassy, PlaceDice, Publish, Research, Spend, TakeDie, actions_from_json, actions_to_json,
 )
-from companion.engine import ChanceSource, RandomPlayer, State, apply, next_action, replay
+from companion.engine import ChanceSource, RandomPlayer, State, apply, next_action, place_gains, replay
 from companion.errors import RuleError
 from companion.simulate import check_invariants, play_game
 
@@ -33,7 +33,8 @@ def _illegal_variants(st: State, legal, rng: random.Random):
             out.append(TakeDie(p.seat, *empty[0], 0))
     if p.kind == "action" and st.seats[p.seat].kind == "human":
         s = st.seats[p.seat]
-        out.append(Bank(p.seat, Spend(coins=s.coins + 1)))
+        # the coins the die's placement gives may raise it too (issue 39): one more than both
+        out.append(Bank(p.seat, Spend(coins=s.coins + place_gains(st, s, "bank")[0] + 1)))
         out.append(Bank(p.seat, Spend(tokens=1)))  # +2 tokens only for expeditions
         out.append(Publish(p.seat, len(st.cards) + 5))
     if p.kind == "research":

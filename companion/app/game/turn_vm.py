@@ -13,7 +13,7 @@ from automa.decide import gift_instructions
 from companion.engine import queries
 from companion.actions import Action, Research, Spend, TakeDie
 from companion.app.game.steps import Step, _try
-from companion.engine import EXPERT, State
+from companion.engine import EXPERT, State, place_gains
 from companion.errors import RuleError
 
 
@@ -26,6 +26,10 @@ class OptionView:
     label: str
     result: str
     action: Action
+
+
+#: an option's kind -> the board location its die is placed on
+_LOCATION = {"publish": "publication"}
 
 
 class Draft:
@@ -66,8 +70,11 @@ class Draft:
         s = self.turn.trial.seats[self.turn.seat]
         b = self.turn.trial.board
         sp = self.spend
+        # coins the die's placement gives (experts such as Gao Zhelan) may raise this die too
+        placed = place_gains(self.turn.trial, s, _LOCATION.get(self.kind, self.kind))[0] \
+            if self.kind != "expedition" else 0
         return {
-            "coins": s.coins + sp.seals_for_coins * b.seal_coins,
+            "coins": s.coins + placed + sp.seals_for_coins * b.seal_coins,
             "tokens": s.tokens if self.kind == "expedition" else 0,
             "seals": s.seals - sp.seals_for_coins,
             "seals_for_coins": s.seals - sp.seals,

@@ -83,3 +83,18 @@ def test_the_university_draft_places_under():
     assert not d.action.under and d.action.slot == 2
     d.set_under()
     assert d.confirm() and vm.state.seats[0].face_up == list(FOUR)
+
+
+def test_the_coins_a_placement_gives_may_raise_the_same_die_in_the_draft():
+    # item 4: Gao Zhelan's 3 coins arrive when the die is placed on the Publication
+    from test_rules_issue39_placement_coins import _gao_and_a_blue_1
+
+    t, ref = _gao_and_a_blue_1()
+    vm = FakeVM(t)
+    turn = TurnStep(vm)
+    opt = next(o for o in turn.options() if o.kind == "publish" and o.action.reference == ref)
+    d = turn.open(opt.index)
+    assert d.limits()["coins"] == 1 + 3
+    d.set_spend(coins=4)
+    assert d.top_type() == 3 and d.result()[0]
+    assert d.confirm() and vm.state.seats[0].coins == 0
