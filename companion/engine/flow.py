@@ -43,7 +43,8 @@ RULES_VERSION = 2
 #: older version that is refused with one of these keys was legal when it was written, and
 #: replays unchecked; any other refusal is still a refusal (a damaged or forged record).
 RULES_CHANGES: dict[int, frozenset[str]] = {
-    2: frozenset({"publish.must_start_highest"}),
+    2: frozenset({"publish.must_start_highest", "expedition.bonus_cannot_complete",
+                  "expedition.choice_cannot_complete"}),
 }
 
 

@@ -15,10 +15,12 @@ from companion.engine.effects import EXPERT, refresh_effects
 from companion.engine.rules import (
     _add_expert, _card_name, _check_card_info, _check_categories, _expect, _expert_name, _expert_slot,
     _new_card, _oneshot, _push, card_label,
+    _research_below, research_completable,
 )
 from companion.engine.state import Card, Seat, State, _animal_display_has
 from companion.errors import (
-    BadActionError, CardUnavailableError, ChanceError, ExpertSlotError, NotYourTurnError, SetupError,
+    BadActionError, CardUnavailableError, ChanceError, ExpeditionError, ExpertSlotError, NotYourTurnError,
+    SetupError,
 )
 
 
@@ -205,10 +207,26 @@ def _h_choose_animal(st: State, a: ChooseAnimal, check: bool) -> None:
             raise CardUnavailableError("display.animal_missing", card=_card_name(st, a.card))
         if st.seats[a.seat].kind == "automa" and st.cards[a.card].sepultus:
             raise CardUnavailableError("automa.no_sepultus")
+    if check:
+        _choice_keeps_expedition(st, a, _h_choose_animal)
     st.tasks.pop()
     d = st.animal_display
     d[d.index(a.card)] = None
     st.seats[a.seat].animals.append(a.card)
+
+
+def _choice_keeps_expedition(st: State, a, handler) -> None:
+    """A reputation card chosen during one's own expedition must let it be completed when it
+    could be: the FAQ allows the expedition because the bonus completes it, so a choice that
+    leaves nothing to research is refused (an animal of another continent, an expert covering
+    the one that paid for it...; issue 39, item 2)."""
+    if _research_below(st, a.seat) is None or not research_completable(st, a.seat):
+        return
+    trial = st.copy()
+    handler(trial, a, False)
+    if not research_completable(trial, a.seat):
+        t = _research_below(st, a.seat)[0]
+        raise ExpeditionError("expedition.choice_cannot_complete", continent=t[3], seat=st.seats[a.seat].name)
 
 
 def _h_draw_animal(st: State, a: DrawAnimal, check: bool) -> None:
@@ -238,6 +256,8 @@ def _h_choose_expert(st: State, a: ChooseExpert, check: bool) -> None:
         elif name in st.experts_seen:
             raise ChanceError("chance.expert_seen_deck", name=name)
     slot = _expert_slot(s, a.name, a.slot, a.use_now, check, a.under)
+    if check and from_display:
+        _choice_keeps_expedition(st, a, _h_choose_expert)
     st.tasks.pop()
     if from_display:
         d = st.expert_display

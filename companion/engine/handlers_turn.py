@@ -13,7 +13,7 @@ from companion.content.vocab import TYPE_OF_CATEGORY
 from companion.engine.automa_rows import behaviour_row
 from companion.engine.effects import EXPERT
 from companion.engine.rules import (
-    _add_expert, _card_name, _commit_placement, _expect, _expert_name, _expert_slot, _gain_rep, _pay,
+    _add_expert, _bonus_completes, _card_name, _commit_placement, _expect, _expert_name, _expert_slot, _gain_rep, _pay,
     _place_die, _push, _rep_bonus_kinds, _researchable, _resolve_spend, card_label, place_gains, rep_walk_gains,
 )
 from companion.engine.state import Seat, State, research_value
@@ -157,8 +157,13 @@ def _h_expedition(st: State, a: Expedition, check: bool) -> None:
     base = value - s.fx.die_bonus.get(colour, 0) + bonus
     value += bonus + s.fx.exp_bonus.get(cont, 0)
     if check and not _researchable(st, s, cont, value):
-        if "animal" not in _rep_bonus_kinds(b, s.rep, rep):
+        # FAQ (Quentin): a bonus this expedition reaches may complete it, an animal of this
+        # continent or an expert raising this very expedition; none: refused (issue 39, 2 and 7)
+        kinds = _rep_bonus_kinds(b, s.rep, rep)
+        if not kinds & {"animal", "expert"}:
             raise ExpeditionError("expedition.nothing_to_research", continent=cont, value=value, seat=s.name)
+        if not _bonus_completes(st, s, cont, colour, value, kinds):
+            raise ExpeditionError("expedition.bonus_cannot_complete", continent=cont, value=value, seat=s.name)
     st.tasks.pop()
     _place_die(st)
     st.expedition[cont] = used + 1

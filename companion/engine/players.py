@@ -21,7 +21,9 @@ from companion.actions import (
 from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE
 from companion.engine.effects import EXPERT
 from companion.actions import Academy, Bank, Embassy, Expedition, NO_SPEND, Publish, University
-from companion.engine.rules import _researchable
+from companion.engine.flow import apply
+from companion.engine.rules import _research_below, _researchable
+from companion.errors import RuleError
 from companion.engine.queries import (
     _boost, _research_options, _value, automa_card_choice, automa_expedition_continent, automa_row,
     cheapest_recolour,
@@ -173,7 +175,12 @@ class RandomPlayer:
         if k == "choose_animal":
             if automa:
                 return ChooseAnimal(seat, automa_card_choice(st, seat, "animal"))
-            return ChooseAnimal(seat, _pick(rng, [c for c in st.animal_display if c is not None]))
+            a = ChooseAnimal(seat, _pick(rng, [c for c in st.animal_display if c is not None]))
+            if _research_below(st, seat) is not None and not _accepted(st, a):
+                # the bonus card of one's own expedition must complete it (issue 39)
+                a = next((ChooseAnimal(seat, c) for c in st.animal_display
+                          if c is not None and _accepted(st, ChooseAnimal(seat, c))), a)
+            return a
         if k == "choose_expert":
             if p.from_deck:
                 seen = set(st.experts_seen)
@@ -182,7 +189,14 @@ class RandomPlayer:
                 name = automa_card_choice(st, seat, "expert")
             else:
                 name = _pick(rng, [n for n in st.expert_display if n is not None])
-            return self._expert(st, seat, name, ChooseExpert)
+            a = self._expert(st, seat, name, ChooseExpert)
+            if not p.from_deck and not automa and _research_below(st, seat) is not None and not _accepted(st, a):
+                # the bonus card of one's own expedition must complete it (issue 39)
+                a = next((x for n in st.expert_display if n is not None
+                          for x in (ChooseExpert(seat, n), ChooseExpert(seat, n, under=True),
+                                    *(ChooseExpert(seat, n, k) for k in range(4)))
+                          if _accepted(st, x)), a)
+            return a
         if k == "place_dice":
             n = p.count
             slots = [0, 1, 2, 3]
@@ -374,3 +388,12 @@ def next_action(st: State, chance: ChanceSource, players: Sequence[RandomPlayer]
     if p.kind in CHANCE_KINDS or (p.kind == "choose_animal" and p.from_deck):
         return chance.action(st, p)
     return players[p.seat].action(st, p)
+
+
+def _accepted(st: State, a: Action) -> bool:
+    """Whether the checked ``apply`` accepts ``a`` now (tried on a copy)."""
+    try:
+        apply(st.copy(), a)
+    except RuleError:
+        return False
+    return True

@@ -21,7 +21,7 @@ from companion.content.vocab import TYPE_OF_CATEGORY
 from companion.engine.automa_rows import behaviour_row
 from companion.engine.effects import EXPERT
 from companion.engine.flow import apply
-from companion.engine.rules import _rep_bonus_kinds, _researchable, place_gains, rep_walk_gains
+from companion.engine.rules import _bonus_completes, _rep_bonus_kinds, _researchable, place_gains, rep_walk_gains
 from companion.engine.state import Card, State, pending_of
 
 # --------------------------------------------------------------------------- dice
@@ -226,9 +226,10 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
         extra = bonus + s.fx.exp_bonus.get(cont, 0)
         v = _value(st, seat, die, sp, True) + extra
         researchable = _researchable(st, s, cont, v)
-        # the space's reputation reaches an animal bonus: the expedition can be completed with
-        # the animal taken first (FAQ: Quentin), as apply accepts
-        track_animal = not researchable and "animal" in _rep_bonus_kinds(b, s.rep, rep)
+        # the space's reputation reaches a card bonus that completes the expedition (an animal
+        # to research, an expert raising it: FAQ, Quentin), as apply accepts
+        track_animal = not researchable and _bonus_completes(st, s, cont, b.colour_of_continent[cont], v,
+                                                             _rep_bonus_kinds(b, s.rep, rep))
         if not researchable and not track_animal:
             # the cheapest cube within reach
             need = None
@@ -245,15 +246,28 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
                 for x in costs:
                     if need is None or x < need:
                         need = x
-            if need is None:
-                continue
-            sp2 = _boost(st, seat, sp, need - v, True, rep_walk_gains(b, s.rep, rep))
+            kinds = _rep_bonus_kinds(b, s.rep, rep)
+            gains = rep_walk_gains(b, s.rep, rep)
+            sp2 = None
+            if need is not None:
+                sp2 = _boost(st, seat, sp, need - v, True, gains)
+            if sp2 is None and kinds & {"animal", "expert"}:
+                # the lowest value at which a card bonus completes it (issue 39)
+                for target in range(v + 1, v + max(cost.values()) + 1):
+                    x = _boost(st, seat, sp, target - v, True, gains)
+                    if x is None:
+                        break
+                    vx = _value(st, seat, die, x, True) + extra
+                    if _bonus_completes(st, s, cont, b.colour_of_continent[cont], vx, kinds):
+                        sp2 = x
+                        track_animal = True
+                        break
             if sp2 is None:
                 continue
             sp = sp2
             v = _value(st, seat, die, sp, True) + extra
         out.append(Option("expedition", Expedition(seat, cont, sp), cont, v, f"value {v}, +{rep} reputation"
-                          + (" (reaches an animal on the reputation track: research it)" if track_animal else "")))
+                          + (" (reaches a card on the reputation track that completes it)" if track_animal else "")))
     for cid in s.animals:
         c = st.cards[cid]
         if c.sepultus:

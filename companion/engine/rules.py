@@ -13,7 +13,7 @@ from companion.content.board import Board
 from companion.content.experts import expert_by_name
 from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE, TYPE_OF_CATEGORY, close_matches
 from companion.engine.effects import EXPERT, refresh_effects
-from companion.engine.state import Card, Pending, Seat, State, pending_of
+from companion.engine.state import Card, Pending, Seat, State, pending_of, research_value
 from companion.errors import (
     BadActionError, ChanceError, ExpertSlotError, NotEnoughError, NotYourTurnError,
 )
@@ -467,3 +467,80 @@ def _researchable(st: State, s: Seat, continent: str, value: int) -> bool:
                 if cost[t] <= value and (not have or cat not in have):
                     return True
     return False
+
+
+# --------------------------------------------------------------------------- completing an expedition
+
+
+def _expert_value_bonus(name: str, continent: str, colour: str) -> int:
+    """What expert ``name``, face up, adds to an expedition to ``continent`` with a ``colour`` die."""
+    e = EXPERT[name]
+    if e.duration != "permanent":
+        return 0
+    tr = e.effect.trigger
+    if tr.on == "expedition_value" and tr.continent == continent:
+        return e.effect.gain.value
+    if tr.on == "die_value" and tr.colour == colour:
+        return e.effect.gain.value
+    return 0
+
+
+def _bonus_completes(st: State, s: Seat, continent: str, colour: str, value: int, kinds) -> bool:
+    """An expedition whose research ``value`` places no cube now: can the card bonuses ``kinds``
+    reached during it ("expert", "animal") complete it? FAQ: "if a bonus granted by that Action
+    would allow you to complete it, then you may do so" (Quentin's example; issue 39, items 2
+    and 7). An expert from the display adding to this continent or die colour raises the value;
+    an animal of this continent (or a Sepultus card it can pay) from the display gives a card to
+    research. With an empty display the card is the deck's top (chance): it counts when the
+    deck can still hold a card that helps."""
+    if "expert" in kinds:
+        shown = [n for n in st.expert_display if n is not None]
+        pool = shown if shown else [n for n in EXPERT if n not in st.experts_seen]
+        value += max((_expert_value_bonus(n, continent, colour) for n in pool), default=0)
+        if _researchable(st, s, continent, value):
+            return True
+    if "animal" in kinds and _cubes_available(st, s) > 0:
+        cheapest = min(st.board.research_cost.values())
+        shown = [cid for cid in st.animal_display if cid is not None]
+        if shown:
+            for cid in shown:
+                c = st.cards[cid]
+                if c.sepultus:
+                    if c.cost <= value:
+                        return True
+                elif c.continent == continent and cheapest <= value:
+                    return True
+        elif cheapest <= value and st.card_counts().get(continent, 0) < st.board.animals_per_continent:
+            return True
+    return False
+
+
+def _research_below(st: State, si: int):
+    """(the research task of ``si`` waiting under its own reputation card choices, the kinds of
+    those choices) or None."""
+    kinds = set()
+    for t in reversed(st.tasks):
+        if t[0] in ("choose_animal", "choose_expert") and t[1] == si and t[2] == "reputation":
+            kinds.add(t[0][7:])
+            continue
+        if t[0] == "research" and t[1] == si:
+            return t, kinds
+        return None
+    return None
+
+
+def research_completable(st: State, si: int) -> bool:
+    """False when ``si``'s expedition waiting under its card choices can no longer place a cube
+    (nothing affordable now, and the choices left cannot change that)."""
+    r = _research_below(st, si)
+    if r is None:
+        return True
+    t, kinds = r
+    s = st.seats[si]
+    v = research_value(st, t)
+    return _researchable(st, s, t[3], v) or _bonus_completes(st, s, t[3], t[4], v, kinds)
+
+
+def _cubes_available(st: State, s: Seat) -> int:
+    """Research cubes the seat can still place (its supply; item 5 refines it)."""
+    return 1

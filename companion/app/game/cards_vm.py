@@ -6,7 +6,7 @@ card was not named. Drawn by ``cards_view``.
 from __future__ import annotations
 
 from companion.actions import ChooseAnimal, ChooseExpert, DrawAnimal, Pass, SealAction, SetCategories
-from companion.app.game.steps import Step
+from companion.app.game.steps import Step, _try
 from companion.content.experts import EXPERTS
 from companion.content.vocab import CATEGORIES_BY_TYPE, name_key
 
@@ -22,7 +22,13 @@ class ChooseAnimalStep(Step):
     kind = "choose_animal"
 
     def cards(self) -> list[int]:
-        return [c for c in self.state.animal_display if c is not None]
+        """The cards the seat may take: on its own expedition's bonus, only those that let the
+        expedition be completed (the engine refuses the others; issue 39)."""
+        cards = [c for c in self.state.animal_display if c is not None]
+        if self.pending.reason == "reputation":
+            ok = [c for c in cards if _try(self.state, [ChooseAnimal(self.seat, c)])[0] is not None]
+            return ok or cards
+        return cards
 
     def take(self, card: int) -> bool:
         return self._confirm(ChooseAnimal(self.seat, card))
@@ -53,7 +59,18 @@ class ChooseExpertStep(Step):
             seen = set(self.state.experts_seen)
             q = name_key(self.query)
             return [e.name for e in EXPERTS if e.name not in seen and (not q or q in name_key(e.name))]
-        return [n for n in self.state.expert_display if n is not None]
+        names = [n for n in self.state.expert_display if n is not None]
+        if self.pending.reason == "reputation":
+            ok = [n for n in names if any(_try(self.state, [a])[0] is not None for a in self._ways(n))]
+            return ok or names
+        return names
+
+    def _ways(self, name: str) -> list[ChooseExpert]:
+        """Every way to take ``name``: first free slot / cover a slot, under, used at once."""
+        if not self.needs_slot():
+            return [ChooseExpert(self.seat, name), ChooseExpert(self.seat, name, use_now=True)]
+        return ([ChooseExpert(self.seat, name, k) for k in range(4)] + [ChooseExpert(self.seat, name, under=True),
+                                                                         ChooseExpert(self.seat, name, use_now=True)])
 
     def needs_slot(self) -> bool:
         s = self.state.seats[self.seat]

@@ -98,3 +98,19 @@ def test_the_coins_a_placement_gives_may_raise_the_same_die_in_the_draft():
     d.set_spend(coins=4)
     assert d.top_type() == 3 and d.result()[0]
     assert d.confirm() and vm.state.seats[0].coins == 0
+
+
+def test_the_bonus_animal_offered_is_one_that_completes_the_expedition():
+    # items 2/7: the FAQ allows the expedition because the bonus completes it
+    from companion.actions import Expedition
+    from companion.app.game.cards_vm import ChooseAnimalStep
+    from rulekit import animal
+    from test_rules_issue39_expedition_bonus import _rep_5
+
+    t = _rep_5([animal("america", name="Am"), animal("africa", name="Af3"), animal("europe"), animal("europe")],
+               ("red", 6))
+    t.do(Expedition(0, "america"))
+    t.choose_first()
+    vm = FakeVM(t)
+    step = ChooseAnimalStep(vm)
+    assert step.cards() == [t.card("Am")]
