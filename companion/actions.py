@@ -160,6 +160,17 @@ class SetCategories(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class SwapCubes(Action):
+    """Replace 5 of the seat's cubes on the Publication space of ``category`` with a "5 cubes"
+    token, freeing them for research (EN "5 CUBES" TOKENS: "you can always free some up").
+    Accepted at any time (it changes no score)."""
+
+    seat: int
+    category: str
+    TYPE = "swap_cubes"
+
+
+@dataclass(frozen=True, slots=True)
 class RevealRoundToken(Action):
     """Chance: the round token turned over (``token coins expert animal extra_die nothing``)."""
 
@@ -343,7 +354,7 @@ class Pass(Action):
 ACTION_TYPES: dict[str, type] = {
     c.TYPE: c
     for c in (
-        StartGame, RevealExpert, RevealAnimal, DrawAnimal, SetCategories, RevealRoundToken,
+        StartGame, RevealExpert, RevealAnimal, DrawAnimal, SetCategories, SwapCubes, RevealRoundToken,
         RollDice, PlaceDice, TakeDie, UseExpert, ChooseAnimal, ChooseExpert, Embassy, Bank,
         University, Academy, Expedition, Research, Publish, AutomaAction, SealAction, RollDie, Pass,
     )
@@ -355,7 +366,7 @@ ACTION_TYPES: dict[str, type] = {
 _KIND: dict[str, str] = {
     "seat": "int", "owner": "int", "slot": "int", "index": "int", "card": "int", "reference": "int",
     "value": "int", "first_player": "int",
-    "name": "str", "effect": "str", "colour": "str",
+    "name": "str", "effect": "str", "colour": "str", "category": "str",
     "continent": "ostr", "up_to": "oint", "die": "oint", "cost": "oint",
     "sepultus": "bool", "use_now": "bool", "under": "bool",
     "categories": "ostrs", "dice": "dice", "slots": "ints", "keep": "ints",

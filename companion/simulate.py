@@ -81,6 +81,13 @@ def check_invariants(st: State) -> None:
                 on_cards += n
         if s.cubes_placed != on_cards + sum(s.pub_cubes.values()) + s.cubes_lost:
             raise InvariantError(f"seat {i}: research cubes not conserved")
+        # the supply: 30 cubes per colour, "5 cubes" tokens only over 5 published cubes each
+        if s.cubes_in_play() > b.research_cubes_per_colour:
+            raise InvariantError(f"seat {i}: {s.cubes_in_play()} research cubes in play, the box has "
+                                 f"{b.research_cubes_per_colour}")
+        if (sum(s.cube_tokens.values()) > b.cube_tokens_per_colour
+                or any(s.pub_cubes.get(c, 0) < 5 * k for c, k in s.cube_tokens.items())):
+            raise InvariantError(f"seat {i}: \"5 cubes\" tokens inconsistent")
         if s.kind == "human":
             up = [x for x in s.face_up if x is not None]
             owned = set(s.experts)

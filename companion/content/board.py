@@ -288,6 +288,8 @@ _VALIDATORS: dict[str, Callable[[str, Any], Any]] = {
     "round_token_tokens": _int(0, 50),
     "animals_per_continent": _int(1, 100),
     "sepultus_cards": _int(0, 50),
+    "research_cubes_per_colour": _int(1, 1000),
+    "cube_tokens_per_colour": _int(0, 100),
     "automa_scoring_cards": _automa_cards,
 }
 
@@ -362,6 +364,8 @@ class Board:
     round_token_tokens: int
     animals_per_continent: int
     sepultus_cards: int
+    research_cubes_per_colour: int  # 120 wooden cubes, 4 colours (EN content)
+    cube_tokens_per_colour: int  # 28 "5 cubes" tokens, 4 colours (EN content)
     automa_scoring_cards: Mapping[str, AutomaScoringCard]
     #: keys the rulebook texts do not establish (DIGEST §2)
     unverified: frozenset[str] = field(default=frozenset())

@@ -34,7 +34,7 @@ from __future__ import annotations
 from companion.engine.effects import EXPERT, refresh_effects
 from companion.engine.automa_rows import BEHAVIOUR_NAMES, BEHAVIOURS, SCORING_IDS, automa_slot_order, behaviour_row
 from companion.engine.state import Card, Pending, Seat, State, pending_of
-from companion.engine.rules import animal_deck_left, expert_deck_left, place_gains
+from companion.engine.rules import animal_deck_left, cube_swaps, cubes_left, expert_deck_left, place_gains
 from companion.engine.flow import RULES_CHANGES, RULES_VERSION, apply, refused_only_by_newer_rules, apply_unchecked, new_game, replay
 from companion.engine.log_lines import describe, describe_action
 from companion.engine.queries import (
@@ -51,7 +51,7 @@ __all__ = [
     "refused_only_by_newer_rules",
     # the state and what it waits for (state, effects)
     "State", "Card", "Seat", "Pending", "pending_of", "refresh_effects", "EXPERT",
-    "animal_deck_left", "expert_deck_left", "place_gains",
+    "animal_deck_left", "expert_deck_left", "place_gains", "cubes_left", "cube_swaps",
     # the log lines (log_lines)
     "describe", "describe_action",
     # the automa's Behavior cards (automa_rows)

@@ -13,7 +13,7 @@ from typing import Iterable
 from companion.actions import (
     Academy, Action, AutomaAction, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy,
     Expedition, Pass, PlaceDice, Publish, Research, RevealAnimal, RevealExpert, RevealRoundToken,
-    RollDice, RollDie, SealAction, SetCategories, StartGame, TakeDie, University, UseExpert,
+    RollDice, RollDie, SealAction, SetCategories, StartGame, SwapCubes, TakeDie, University, UseExpert,
     checker_for,
 )
 from companion.content.board import Board
@@ -23,7 +23,7 @@ from companion.engine.handlers_setup import (
 )
 from companion.engine.handlers_turn import (
     _h_academy, _h_automa, _h_bank, _h_embassy, _h_expedition, _h_pass, _h_publish, _h_research,
-    _h_roll_die, _h_seal_action, _h_take_die, _h_university,
+    _h_roll_die, _h_seal_action, _h_take_die, _h_university, _h_swap_cubes,
 )
 from companion.engine.rules import _push, animal_deck_left, expert_deck_left
 from companion.engine.state import State, _animal_display_has
@@ -44,7 +44,7 @@ RULES_VERSION = 2
 #: replays unchecked; any other refusal is still a refusal (a damaged or forged record).
 RULES_CHANGES: dict[int, frozenset[str]] = {
     2: frozenset({"publish.must_start_highest", "expedition.bonus_cannot_complete",
-                  "expedition.choice_cannot_complete"}),
+                  "expedition.choice_cannot_complete", "research.no_cubes_left"}),
 }
 
 
@@ -250,6 +250,7 @@ _HANDLERS = {
     RevealAnimal: _h_reveal_animal,
     DrawAnimal: _h_draw_animal,
     SetCategories: _h_set_categories,
+    SwapCubes: _h_swap_cubes,
     RevealRoundToken: _h_round_token,
     RollDice: _h_roll_dice,
     PlaceDice: _h_place_dice,

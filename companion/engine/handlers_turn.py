@@ -7,18 +7,19 @@ from __future__ import annotations
 
 from companion.actions import (
     Academy, AutomaAction, Bank, Embassy, Expedition, Pass, Publish, Research, RollDie, SealAction,
-    TakeDie, University,
+    SwapCubes, TakeDie, University,
 )
 from companion.content.vocab import TYPE_OF_CATEGORY
 from companion.engine.automa_rows import behaviour_row
 from companion.engine.effects import EXPERT
 from companion.engine.rules import (
-    _add_expert, _bonus_completes, _card_name, _commit_placement, _expect, _expert_name, _expert_slot, _gain_rep, _pay,
+    _add_expert, _bonus_completes, _card_name, _cubes_available, cube_swaps, cubes_left, _commit_placement, _expect, _expert_name, _expert_slot, _gain_rep, _pay,
     _place_die, _push, _rep_bonus_kinds, _researchable, _resolve_spend, card_label, place_gains, rep_walk_gains,
 )
 from companion.engine.state import Seat, State, research_value
 from companion.errors import (
-    BadActionError, CardUnavailableError, DieValueError, ExpeditionError, NoSuchDieError, NotYourTurnError,
+    BadActionError, CardUnavailableError, DieValueError, ExpeditionError, NoSuchDieError, NotEnoughError,
+    NotYourTurnError,
     PublicationError, WrongColourError,
 )
 from companion.messages import Msg
@@ -156,6 +157,8 @@ def _h_expedition(st: State, a: Expedition, check: bool) -> None:
     # placed: an expert gained on this expedition's reputation (space 6) counts (EN p.12 order)
     base = value - s.fx.die_bonus.get(colour, 0) + bonus
     value += bonus + s.fx.exp_bonus.get(cont, 0)
+    if check and _cubes_available(st, s) <= 0:
+        raise NotEnoughError("research.no_cubes_left", seat=s.name, have=0, n=1, hint="")
     if check and not _researchable(st, s, cont, value):
         # FAQ (Quentin): a bonus this expedition reaches may complete it, an animal of this
         # continent or an expert raising this very expedition; none: refused (issue 39, 2 and 7)
@@ -219,6 +222,10 @@ def _h_research(st: State, a: Research, check: bool) -> None:
     if check:
         if total > value:
             raise ExpeditionError("research.over_budget", total=total, value=value)
+        left = cubes_left(st, s)
+        if len(plan) > left:
+            raise NotEnoughError("research.no_cubes_left", seat=s.name, have=left, n=len(plan),
+                                 hint=Msg("research.swap_hint") if cube_swaps(st, s) else "")
         if not plan and _researchable(st, s, cont, value):
             raise ExpeditionError("research.place_one", value=value, continent=cont)
     st.tasks.pop()
@@ -228,6 +235,27 @@ def _h_research(st: State, a: Research, check: bool) -> None:
         s.vp += vp
         s.coins += cube_coins.get(typ, 0)
         s.cubes_placed += 1
+
+
+def _h_swap_cubes(st: State, a: SwapCubes, check: bool) -> None:
+    """EN "5 CUBES" TOKENS: "you can always free some up by replacing 5 of your cubes on a
+    Publication space with a '5 cubes' token" (FR: when a space holds 5 or more)."""
+    if check:
+        if not 0 <= a.seat < len(st.seats):
+            raise BadActionError("seat.no_such", n=a.seat, last=len(st.seats) - 1)
+        s = st.seats[a.seat]
+        if s.kind != "human":
+            raise NotYourTurnError("cubes.swap_automa", seat=s.name)
+        if a.category not in TYPE_OF_CATEGORY:
+            raise BadActionError("category.unknown", got=a.category, categories=tuple(TYPE_OF_CATEGORY))
+        used = sum(s.cube_tokens.values())
+        if used >= st.board.cube_tokens_per_colour:
+            raise NotEnoughError("cubes.no_token_left", seat=s.name, n=used)
+        have = s.pub_cubes.get(a.category, 0) - 5 * s.cube_tokens.get(a.category, 0)
+        if have < 5:
+            raise NotEnoughError("cubes.swap_needs_five", seat=s.name, have=have, category=a.category)
+    s = st.seats[a.seat]
+    s.cube_tokens[a.category] = s.cube_tokens.get(a.category, 0) + 1
 
 
 def _h_publish(st: State, a: Publish, check: bool) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from companion.actions import (
     Academy, Action, AutomaAction, Bank, ChooseAnimal, ChooseExpert, DrawAnimal, Embassy,
     Expedition, Pass, PlaceDice, Publish, Research, RevealAnimal, RevealExpert, RevealRoundToken,
-    RollDice, RollDie, SealAction, SetCategories, Spend, StartGame, TakeDie, University, UseExpert,
+    RollDice, RollDie, SealAction, SetCategories, Spend, StartGame, SwapCubes, TakeDie, University, UseExpert,
 )
 from companion.board_values import board_from_values
 from companion.engine.automa_rows import behaviour_row
@@ -160,6 +160,8 @@ def _describe(st: State, a: Action) -> Msg:
             return Msg("log.take_die_no_effect", seat=me, owner=_seat(st, a.owner), die=die, slot=a.slot + 1)
         gain = [Msg(_GAIN[k], n=n) for k, n in eff.items()]
         return Msg("log.take_die", seat=me, owner=_seat(st, a.owner), die=die, slot=a.slot + 1, gain=gain)
+    if isinstance(a, SwapCubes):
+        return Msg("log.swap_cubes", seat=_seat(st, a.seat), category=a.category)
     if isinstance(a, UseExpert):
         return Msg("log.use_expert", seat=_seat(st, a.seat), name=a.name)
     if isinstance(a, ChooseAnimal):

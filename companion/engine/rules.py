@@ -450,6 +450,8 @@ def _category_type(card: Card, category: str) -> int | None:
 
 
 def _researchable(st: State, s: Seat, continent: str, value: int) -> bool:
+    if s.kind == "human" and _cubes_available(st, s) <= 0:
+        return False  # no cube to place (issue 39, item 5)
     cost = st.board.research_cost
     cheapest = min(cost.values())
     for cid in s.animals:
@@ -541,6 +543,22 @@ def research_completable(st: State, si: int) -> bool:
     return _researchable(st, s, t[3], v) or _bonus_completes(st, s, t[3], t[4], v, kinds)
 
 
+def cubes_left(st: State, s: Seat) -> int:
+    """Research cubes left in the seat's supply (30 per colour, issue 39 item 5)."""
+    return st.board.research_cubes_per_colour - s.cubes_in_play()
+
+
+def cube_swaps(st: State, s: Seat) -> list[str]:
+    """The categories whose Publication space holds 5 of the seat's cubes that a "5 cubes"
+    token may replace (none when its tokens are all used)."""
+    if sum(s.cube_tokens.values()) >= st.board.cube_tokens_per_colour:
+        return []
+    return [cat for cat, n in s.pub_cubes.items() if n - 5 * s.cube_tokens.get(cat, 0) >= 5]
+
+
 def _cubes_available(st: State, s: Seat) -> int:
-    """Research cubes the seat can still place (its supply; item 5 refines it)."""
-    return 1
+    """Cubes the seat can place: its supply, or 5 once it swaps cubes for a token."""
+    left = cubes_left(st, s)
+    if left <= 0 and cube_swaps(st, s):
+        return 5
+    return left

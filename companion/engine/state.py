@@ -76,7 +76,7 @@ class Seat:
         "name", "kind", "behaviour", "scoring", "priority",
         "coins", "tokens", "seals", "vp", "rep",
         "slots", "rolled", "animals", "cubes", "published", "pub_cubes",
-        "experts", "face_up", "used", "cubes_placed", "cubes_lost", "fx",
+        "experts", "face_up", "used", "cubes_placed", "cubes_lost", "fx", "cube_tokens",
     )
 
     def __init__(self, name: str, kind: str = "human", behaviour: str | None = None,
@@ -102,6 +102,7 @@ class Seat:
         self.used: list[str] = []  # one-shot experts used (flipped)
         self.cubes_placed = 0
         self.cubes_lost = 0
+        self.cube_tokens: dict[str, int] = {}  # category -> "5 cubes" tokens on its Publication space
         self.fx: Any = None  # derived: aggregated effects of the face-up experts (engine)
 
     @property
@@ -139,6 +140,7 @@ class Seat:
         s.used = list(self.used)
         s.cubes_placed = self.cubes_placed
         s.cubes_lost = self.cubes_lost
+        s.cube_tokens = dict(self.cube_tokens)
         s.fx = self.fx  # immutable aggregate, shared
         return s
 
@@ -155,6 +157,8 @@ class Seat:
             "experts": list(self.experts), "face_up": list(self.face_up), "used": list(self.used),
             "cubes_placed": self.cubes_placed, "cubes_lost": self.cubes_lost,
         }
+        if self.cube_tokens:  # only once a token is used: older states' JSON is unchanged
+            d["cube_tokens"] = {k: v for k, v in sorted(self.cube_tokens.items()) if v}
         if self.kind == "automa":
             d["behaviour"] = self.behaviour
             d["scoring"] = self.scoring
@@ -176,7 +180,16 @@ class Seat:
         s.experts = list(d["experts"])
         s.face_up = list(d["face_up"])
         s.used = list(d["used"])
+        s.cube_tokens = dict(d.get("cube_tokens", {}))
         return s
+
+    def cubes_in_play(self) -> int:
+        """Research cubes of this seat's colour out of its supply: on its animals and on the
+        Publication spaces (5 fewer per "5 cubes" token)."""
+        n = sum(self.pub_cubes.values()) - 5 * sum(self.cube_tokens.values())
+        for v in self.cubes.values():
+            n += len(v)
+        return n
 
 
 # --------------------------------------------------------------------------- state

@@ -64,6 +64,8 @@ def _value(rng, cls, name, st):
         return _word(rng)
     if name in ("sepultus", "use_now", "under"):
         return rng.random() < 0.5
+    if name == "category":
+        return rng.choice(CATEGORIES + ("", "fish"))
     if name == "categories":
         if rng.random() < 0.2:
             return None

@@ -378,7 +378,7 @@ def test_actions_round_trip_through_json_text(action):
 
 
 def test_every_action_type_has_a_json_name():
-    assert len(ACTION_TYPES) == 23
+    assert len(ACTION_TYPES) == 24  # + swap_cubes (issue 39)
 
 
 @pytest.mark.parametrize("bad, match", [

@@ -139,7 +139,14 @@ class TurnPanel:
         vm = self.vm
         legal, text = step.result()
         out = [ft.Text(gt("g.research.budget", value=step.value, left=step.left(), continent=gt.continent(step.continent)),
-                       weight=ft.FontWeight.BOLD)]
+                       weight=ft.FontWeight.BOLD),
+               note(gt("g.research.cubes_left", n=step.cubes_left()), error=step.cubes_left() == 0)]
+        if step.out_of_cubes():
+            swaps = step.swaps()
+            out.append(note(gt("g.research.out" if swaps else "g.research.out_none")))
+            if swaps:
+                out.append(wrap([button(gt("g.research.swap", category=gt.category(c)), lambda e, c=c: self.run(step.swap, c),
+                                        ft.Icons.SWAP_HORIZ, False) for c in swaps]))
         by_card: dict[int, list] = {}
         for cid, cat, cost in step.options():
             by_card.setdefault(cid, []).append((cat, cost))

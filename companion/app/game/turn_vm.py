@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from automa.decide import gift_instructions
 from companion.engine import queries
-from companion.actions import Action, Research, Spend, TakeDie
+from companion.actions import Action, Research, Spend, SwapCubes, TakeDie
 from companion.app.game.steps import Step, _try
-from companion.engine import EXPERT, State, place_gains
+from companion.engine import EXPERT, State, cube_swaps, cubes_left, place_gains
 from companion.errors import RuleError
 
 
@@ -361,6 +361,26 @@ class ResearchStep(Step):
     def options(self) -> list[tuple[int, str, int]]:
         return queries.research_options(self.state, self.seat)
 
+    # -- the cube supply (30 per colour; issue 39, item 5) -----------------------------------
+    def cubes_left(self) -> int:
+        """Research cubes left in the seat's supply."""
+        return cubes_left(self.state, self.state.seats[self.seat])
+
+    def swaps(self) -> list[str]:
+        """Publication spaces where a "5 cubes" token may replace 5 of the seat's cubes."""
+        return cube_swaps(self.state, self.state.seats[self.seat])
+
+    def out_of_cubes(self) -> bool:
+        """Fewer cubes left than those chosen + one more: the screen offers the swap."""
+        return self.cubes_left() <= len(self.chosen)
+
+    def swap(self, category: str) -> bool:
+        """Replace 5 cubes on ``category``'s Publication space with a "5 cubes" token."""
+        ok = self._confirm(SwapCubes(self.seat, category))
+        if ok:
+            self.vm.note(self.t("g.research.swapped", category=self.t.category(category)))
+        return ok
+
     def cost_of(self, cube) -> int:
         for cid, cat, cost in self.options():
             if (cid, cat) == cube:
@@ -380,7 +400,7 @@ class ResearchStep(Step):
         cube = (cid, cat)
         if cube in self.chosen:
             self.chosen.remove(cube)
-        elif self.affordable(cube):
+        elif self.affordable(cube) and len(self.chosen) < self.cubes_left():
             self.chosen.append(cube)
 
     def result(self) -> tuple[bool, str]:

@@ -114,3 +114,26 @@ def test_the_bonus_animal_offered_is_one_that_completes_the_expedition():
     vm = FakeVM(t)
     step = ChooseAnimalStep(vm)
     assert step.cards() == [t.card("Am")]
+
+
+def test_out_of_cubes_the_research_screen_offers_the_five_cubes_swap():
+    # item 5: "you can always free some up by replacing 5 of your cubes on a Publication space
+    # with a '5 cubes' token"
+    from companion.actions import Expedition
+    from companion.app.game.turn_vm import ResearchStep
+    from test_rules_issue39_cube_supply import _table
+
+    t, s = _table({"bird": 30})
+    t.do(Expedition(0, "oceania"))
+    vm = FakeVM(t)
+    step = ResearchStep(vm)
+    a1 = s.animals[0]
+    assert step.cubes_left() == 0 and step.out_of_cubes() and step.swaps() == ["bird"]
+    step.toggle(a1, "mammal")
+    assert step.chosen == []  # no cube to place yet
+    assert step.swap("bird") and vm.notes
+    step = ResearchStep(vm)
+    assert step.cubes_left() == 5 and not step.out_of_cubes()
+    step.toggle(a1, "mammal")
+    assert step.result()[0] and step.submit()
+    assert vm.state.seats[0].cubes[a1] == ["mammal"]
