@@ -16,13 +16,13 @@ from typing import Sequence
 from companion.actions import (
     Action, AutomaAction, ChooseAnimal, ChooseExpert, DrawAnimal, Pass, PlaceDice, Research,
     RevealAnimal, RevealExpert, RevealRoundToken, RollDice, RollDie, SealAction, SetCategories,
-    TakeDie, UseExpert,
+    SwapCubes, TakeDie, UseExpert,
 )
 from companion.content.vocab import CATEGORIES, CATEGORIES_BY_TYPE
 from companion.engine.effects import EXPERT
 from companion.actions import Academy, Bank, Embassy, Expedition, NO_SPEND, Publish, University
 from companion.engine.flow import apply
-from companion.engine.rules import _research_below, _researchable
+from companion.engine.rules import _research_below, _researchable, cube_swaps, cubes_left
 from companion.errors import RuleError
 from companion.engine.queries import (
     _boost, _research_options, _value, automa_card_choice, automa_expedition_continent, automa_row,
@@ -211,13 +211,18 @@ class RandomPlayer:
                 return SetCategories(cid, tuple(_pick(rng, CATEGORIES_BY_TYPE[t]) for t in (1, 2, 3, 4)))
             budget = p.value
             opts = _research_options(st, s, p.value, p.continent)
+            left = cubes_left(st, s)
+            if left <= 0 and opts:
+                swaps = cube_swaps(st, s)
+                if swaps:  # out of cubes: free 5 with a "5 cubes" token (issue 39)
+                    return SwapCubes(seat, swaps[0])
             opts = _sample(rng, opts, len(opts))
             chosen = []
             used = set()
             for cid, cat, cost in opts:
                 sep = st.cards[cid].sepultus
                 key = cid if sep else (cid, cat)
-                if cost <= budget and key not in used:
+                if cost <= budget and key not in used and len(chosen) < left:
                     chosen.append((cid, cat))
                     used.add(key)
                     budget -= cost
