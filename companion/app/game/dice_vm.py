@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from automa.decide import dice_instructions
+from automa.decide import dice_message
 from companion.actions import PlaceDice, RollDice, RollDie
 from companion.app.game.steps import Step
 from companion.content.vocab import COLOURS
@@ -192,7 +192,7 @@ class RollDiceStep(Step):
         seat = self.seat
         ok = self._confirm(self.entry.action(seat))
         if ok and self.automa:
-            self.vm.note(dice_instructions(self.vm.state, seat))
+            self.vm.note(dice_message(self.vm.state, seat))
         return ok
 
 

@@ -34,6 +34,7 @@ from companion.app.game.texts import GameText
 from companion.app.game.turn_vm import ResearchStep, TurnStep
 from companion.engine import State, animal_deck_left
 from companion.errors import RuleError
+from companion.messages import Msg
 from companion.session import GameSession
 from companion.shared_session import StaleViewError
 from companion.store import StoreError
@@ -129,7 +130,11 @@ class GameVM:
         if unsub is not None:
             unsub(self._remote)
 
-    def note(self, text: str | None) -> None:
+    def note(self, text) -> None:
+        """A note for the table: a string, or a message (an automa's instruction) rendered in
+        the table's language."""
+        if isinstance(text, Msg):
+            text = self.t.engine(text)
         if text:
             self.notes.append(text)
 
