@@ -77,8 +77,9 @@ def section(title: str, controls: list[ft.Control], stretch: bool = False) -> ft
 class Stepper:
     """``label  [−] [ value ] [+]``: taps for small changes, the field for typing a number.
 
-    ``on_change(value)`` is called with the new integer; the field refuses anything outside
-    ``lo..hi`` and shows why.
+    ``on_change(value)`` is called with the new integer; the field takes digits only (whole
+    numbers from 0: letters are filtered as typed, and a pasted value with letters puts the
+    last number back) and refuses anything outside ``lo..hi``, showing why.
     """
 
     def __init__(self, label: str, value: int, on_change: Callable[[int], None], lo: int = 0,
@@ -87,8 +88,10 @@ class Stepper:
         self.field = ft.TextField(
             value=str(value), label=label, width=width, dense=True,
             keyboard_type=ft.KeyboardType.NUMBER, text_align=ft.TextAlign.CENTER,
+            input_filter=ft.NumbersOnlyInputFilter(),  # letters are refused as they are typed
             on_change=self._typed,
         )
+        self._last = value
         self.minus = icon_button(ft.Icons.REMOVE, f"{label} {minus_tip}", lambda e: self._step(-1))
         self.plus = icon_button(ft.Icons.ADD, f"{label} {plus_tip}", lambda e: self._step(+1))
         self.control = ft.Row([self.minus, self.field, self.plus], spacing=0, tight=True)
@@ -103,6 +106,7 @@ class Stepper:
     def set_value(self, v: int) -> None:
         self.field.value = str(v)
         self.field.error = None
+        self._last = v
 
     def _step(self, d: int) -> None:
         v = self.value if self.value is not None else self.lo
@@ -114,13 +118,15 @@ class Stepper:
         text = (self.field.value or "").strip()
         if text == "":
             return  # being retyped
-        try:
-            v = int(text)
-        except ValueError:
+        if not (text.isdigit() and text.isascii()):
+            # letters or signs that got past the filter (pasted): refused, the last number back
+            self.field.value = str(self._last)
             self.field.error = f"{self.lo}–{self.hi}"
             return
+        v = int(text)
         if not self.lo <= v <= self.hi:
             self.field.error = f"{self.lo}–{self.hi}"
             return
         self.field.error = None
+        self._last = v
         self.on_change(v)
