@@ -218,7 +218,8 @@ def set_up(t: Table) -> None:
 
             for typ in (1, 2, 3, 4):
                 name = CATEGORIES_BY_TYPE[typ][0]
-                chip = page.get_by_role("checkbox", name=name, exact=True)
+                # named with its group ("Type I · class: mammal", issue 41 item 15)
+                chip = page.get_by_role("checkbox", name=re.compile(rf": {re.escape(name)}$"))
                 chip.click()
                 t.wait(lambda c=chip: c.get_attribute("aria-checked") == "true", f"the category {name} chosen")
             t.tap_confirmed(t.button("Save the categories"), "the categories")

@@ -48,8 +48,19 @@ def heading(text: str, size: int = 20) -> ft.Text:
     return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
 
 
+def sentence(text: str | None) -> str:
+    """A message shown on its own as a sentence: its first letter upper-case (the engine's
+    refusals and log lines are written to be built into other sentences, so they start
+    lower-case: "il faut 44 Écus ; Ana en a 4" is shown "Il faut 44 Écus ; Ana en a 4")."""
+    text = text or ""
+    return text[:1].upper() + text[1:]
+
+
 def note(text: str, error: bool = False) -> ft.Text:
-    return ft.Text(text, size=13, color=ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT)
+    """A short message (a hint, a refusal): a sentence, named by its text for screen readers."""
+    text = sentence(text)
+    return ft.Text(text, size=13, color=ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT,
+                   semantics_label=text or None)
 
 
 def big_button(text: str, icon, on_click: Callable, filled: bool = True, disabled: bool = False,

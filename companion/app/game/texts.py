@@ -55,7 +55,9 @@ class GameText:
         text = load_game_table(self.lang).get(key)
         if text is None:
             text = load_game_table("en")[key]  # KeyError: a key missing from English is a bug
-        return text.format(**kw) if kw else text
+        from companion.app.common.i18n import format_text
+
+        return format_text(text, self.lang, kw)
 
     def engine(self, message) -> str:
         """An engine message (a ``RuleError`` or a ``companion.messages.Msg``) in the current

@@ -132,7 +132,9 @@ def test_seat_boards_are_the_engine_state():
             s = st.seats[sb.seat]
             assert {x.key: x.value for x in sb.stats} == {"coins": s.coins, "tokens": s.tokens, "seals": s.seals,
                                                             "vp": s.vp, "rep": s.rep}
-            assert sb.stats_info == f"{s.name}: {s.coins} coins · {s.tokens} tokens · {s.seals} seals · {s.vp} VP · reputation {s.rep}"
+            w = lambda n, one: f"{n} {one if n == 1 else one + 's'}"  # noqa: E731  (issue 41, item 15: 1 token)
+            assert sb.stats_info == (f"{s.name}: {w(s.coins, 'coin')} · {w(s.tokens, 'token')} · {w(s.seals, 'seal')} · "
+                                     f"{s.vp} VP · reputation {s.rep}")
             assert [[(d.colour, d.value) for d in sl.dice] for sl in sb.slots] == [list(x) for x in s.slots]
             assert [x.tile.continent for x in sb.study] == [st.cards[c].continent for c in s.animals]
             for x, cid in zip(sb.study, s.animals):

@@ -22,7 +22,7 @@ def test_wizard_defaults_make_a_solo_game(game_dir):
     assert st.seats[1].kind == "automa" and sorted(st.seats[1].priority) == sorted(st.board.continents)
     assert st.pending.kind == "reveal_expert"
     steps = setup_steps(st, T)
-    assert any("Player 1: 1 coin(s)" in x for x in steps) and any("Automa: 2 coin(s)" in x for x in steps)
+    assert any("Player 1: 1 coin and " in x for x in steps) and any("Automa: 2 coins and " in x for x in steps)
     assert any("Behavior card Carl von Linné · 1/3" in x for x in steps)
 
 
