@@ -320,18 +320,28 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         return boards_panel(self, step)
 
     def log_panel(self, tile: ft.ExpansionTile | None = None) -> ft.Control:
-        """The action log, newest first (the last 40 lines). Given the ``tile`` drawn before, its
+        """The action log, newest first (the last 40 lines), left-aligned and numbered from the
+        first action, the order said under the title. Given the ``tile`` drawn before, its
         title and lines get the new texts instead of new controls, so a step sends only the
         texts that moved (docs/app-game.md)."""
-        n, last = self.vm.log_tail(40)
-        texts = [f"{n - i}. {x}" for i, x in enumerate(reversed(last))]
+        n, rows = self.vm.log_rows(40)
+        texts = [f"{k}. {x}" for k, x in rows]
+        order = self.gt("g.game.log_order", n=n)
+
+        def line(x: str) -> ft.Text:
+            return ft.Text(x, size=12, selectable=True, semantics_label=x, text_align=ft.TextAlign.LEFT)
+
         if tile is None:
-            return ft.ExpansionTile(title=ft.Text(self.gt("g.game.log", n=n)),
-                                    controls=[ft.Text(x, size=12, selectable=True) for x in texts])
+            return ft.ExpansionTile(title=ft.Text(self.gt("g.game.log", n=n)), subtitle=ft.Text(order, size=12),
+                                    controls=[line(x) for x in texts],
+                                    expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
+                                    expanded_alignment=ft.Alignment.TOP_LEFT,
+                                    controls_padding=ft.Padding.symmetric(horizontal=16))
         tile.title.value = self.gt("g.game.log", n=n)
+        tile.subtitle.value = order
         lines = tile.controls
         del lines[len(texts):]
-        for line, x in zip(lines, texts):
-            line.value = x
-        lines.extend(ft.Text(x, size=12, selectable=True) for x in texts[len(lines):])
+        for ctl, x in zip(lines, texts):
+            ctl.value = ctl.semantics_label = x
+        lines.extend(line(x) for x in texts[len(lines):])
         return tile

@@ -261,6 +261,13 @@ class GameVM:
         """The readable action log, oldest first, in the player's language."""
         return [self.t.engine(m) for m in self.session.log_messages()]
 
+    def log_rows(self, n: int) -> tuple[int, list[tuple[int, str]]]:
+        """The log as the screen lists it: (how many lines it has, its last ``n`` lines NEWEST
+        FIRST as (number, sentence)): numbered from 1 = the first action, so the order in time
+        reads off the numbers; each line a sentence (upper-case first letter)."""
+        count, last = self.log_tail(n)
+        return count, [(count - i, x[:1].upper() + x[1:]) for i, x in enumerate(reversed(last))]
+
     def log_tail(self, n: int) -> tuple[int, list[str]]:
         """(how many lines the log has, its last ``n`` lines worded): what the screen shows,
         without wording the whole log at every step."""

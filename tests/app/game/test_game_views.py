@@ -220,3 +220,31 @@ def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
         pass
     problem = next(c for c in _walk(form) if isinstance(c, ft.Text) and c.color == ft.Colors.ERROR)
     assert problem.visible and problem.value == GameText("fr")("g.join.wrong") == problem.semantics_label
+
+
+def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game_dir):
+    """Issue 41, item 13: the log is left-aligned, its order in time is said and numbered
+    (newest first, numbered from the first action), each line a sentence."""
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    shell = FakeShell(width=412, lang="en")
+    shell.ctl.new_game()
+    build_screen("/new", shell).start()
+    vm = game_vm(shell.ctl)
+    rng = random.Random(5)
+    for _ in range(25):
+        answer(vm, rng)
+    count, rows = vm.log_rows(40)
+    full = vm.log()
+    assert count == len(full) and len(rows) == min(40, count)
+    assert [k for k, _ in rows] == list(range(count, count - len(rows), -1))  # newest first
+    assert rows[0][1].lower() == full[-1].lower() and rows[-1][1].lower() == full[count - len(rows)].lower()
+    assert all(x[:1].isupper() for _, x in rows)
+    tile = GameScreen(shell).log_panel()
+    assert tile.expanded_cross_axis_alignment == ft.CrossAxisAlignment.START
+    assert tile.title.value == f"Action log ({count})"
+    assert tile.subtitle.value == f"Newest first: {count} is the latest action"
+    assert [c.value for c in tile.controls] == [f"{k}. {x}" for k, x in rows]
+    assert all(c.text_align == ft.TextAlign.LEFT and c.semantics_label == c.value for c in tile.controls)
+    answer(vm, rng)
+    again = GameScreen(shell).log_panel(tile)  # in place: the same tile, the new texts
+    assert again is tile and tile.controls[0].value.startswith(f"{vm.log_rows(1)[0]}. ")
