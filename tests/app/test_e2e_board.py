@@ -137,7 +137,8 @@ def check_board(t: Tab, when: str) -> dict:
         rep = next(x for x in labels if x.startswith(f"Reputation {s.rep} ") or x.startswith(f"Reputation {s.rep}\n")
                    or x == f"Reputation {s.rep}" or re.match(rf"^Reputation {s.rep} ·", x))
         assert s.name in rep, (when, s.name, s.rep, rep)
-        assert has(labels, f"{s.name}: {s.coins} coins · {s.tokens} tokens · {s.seals} seals · {s.vp} VP · reputation {s.rep}")
+        w = lambda n, one: f"{n} {one if n == 1 else one + 's'}"  # noqa: E731  (1 token, issue 41)
+        assert has(labels, f"{s.name}: {w(s.coins, 'coin')} · {w(s.tokens, 'token')} · {w(s.seals, 'seal')} · {s.vp} VP · reputation {s.rep}")
         for cat, n in s.pub_cubes.items():
             if n:
                 cell = next(x for x in labels if re.match(rf"^Type [IV]+ · {gt.category(cat)} \(", x))
