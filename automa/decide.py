@@ -26,10 +26,13 @@ from typing import Optional
 from companion.actions import Action, AutomaAction, ChooseAnimal, ChooseExpert, TakeDie
 from companion.engine import EXPERT, State, animal_deck_left, apply, expert_deck_left
 
+from companion.messages import Msg
+
 from . import words
-from .content import CONTINENT_LABEL, Priority, behavior
+from .content import Priority, behavior
 from .logic import DieView, choose_card
-from .plan import CardView, TableView, TurnPlan, describe_turn, plan_turn
+from .plan import CardView, TableView, TurnPlan, plan_turn, turn_messages
+from .words import M
 
 AUTOMA_INPUTS = ("take_die", "action", "choose_animal", "choose_expert")
 
@@ -39,7 +42,9 @@ class Decision:
     """What an automa does now.
 
     ``actions``: engine actions to apply in order (empty when only the table can go on).
-    ``instructions``: plain sentences for the people at the table.
+    ``instructions``: plain sentences for the people at the table (English).
+    ``messages``: the same sentences as messages (``automa.words.AutomaMsg``: ``str()`` is the
+    English; the app renders them in the table's language).
     ``waits_for``: None, or ``"animal_from_deck"`` / ``"expert_from_deck"``: the automa takes
     the top card of that deck; the table draws it and enters it (``DrawAnimal`` /
     ``ChooseExpert`` with the name), then calls ``decide`` again.
@@ -51,6 +56,7 @@ class Decision:
     instructions: tuple[str, ...]
     waits_for: Optional[str] = None
     plan: Optional[TurnPlan] = None
+    messages: tuple[Msg, ...] = ()
 
 
 class NotAutomaInputError(ValueError):
@@ -118,15 +124,16 @@ def table_view(st: State, seat: int) -> TableView:
         bank_claimed=st.bank_claimed,
         animals=_animal_counts(st, seat),
         tokens=st.seats[seat].tokens,
-        slot_gifts=tuple(words.gift_text(e) for e in b.slot_effects),
+        slot_gifts=tuple(words.gift_msg(e) for e in b.slot_effects),
     )
 
 
 # --------------------------------------------------------------------------- reputation words
 
 
-def reputation_sentence(st: State, seat: int, start: int, steps: int) -> Optional[str]:
-    """"Move the Automa's reputation marker from 3 to 6: on 4 it gains 3 coins; on 6 an expert."""
+def reputation_message(st: State, seat: int, start: int, steps: int) -> Optional[Msg]:
+    """"Move the Automa's reputation marker 3 spaces, from 3 to 6: on 4 it gains 3 coins; on 6
+    1 expert (by its priorities)."."""
     if steps <= 0:
         return None
     b = st.board
@@ -139,57 +146,47 @@ def reputation_sentence(st: State, seat: int, start: int, steps: int) -> Optiona
         if bonus:
             bits = []
             for k, v in bonus.items():
-                if k == "expert":
-                    bits.append(words.plural(v, "expert") + " (by its priorities)")
-                elif k == "animal":
-                    bits.append(words.plural(v, "animal") + " (by its priorities)")
+                if k in ("expert", "animal"):
+                    bits.append(M(f"ai.rep.cards.{k}", n=v))
                 else:
-                    bits.append(words.gift_text({k: v}))
-            hits.append(f"on {pos} it gains {words.join_and(bits)}")
+                    bits.append(words.gift_msg({k: v}))
+            hits.append(M("ai.rep.hit", pos=pos, gains=words.join_and_msg(bits)))
     who = st.seats[seat].name
-    text = f"Move {who}'s reputation marker {steps} space{'s' if steps > 1 else ''}, from {start} to {pos}"
-    if pos < start or steps >= length:
-        text += " (round the track)"
-    if hits:
-        text += ": " + "; ".join(hits)
-    return text + "."
+    return M("ai.rep.move", who=who, steps=steps, start=start, end=pos,
+             round=M("ai.rep.round") if (pos < start or steps >= length) else "",
+             hits=M("ai.rep.hits", hits=words.chain_msg("ai.semicolon", hits)) if hits else "")
+
+
+def reputation_sentence(st: State, seat: int, start: int, steps: int) -> Optional[str]:
+    m = reputation_message(st, seat, start, steps)
+    return None if m is None else str(m)
 
 
 # --------------------------------------------------------------------------- one step
 
 
-_REASON_LEAD = {
-    "start": "Set-up",
-    "round": "Round token",
-    "reputation": "Reputation bonus",
-}
+def _lead_actor(name: str) -> str:
+    """The actor's name after "Set-up: ": as entered, "the Automa" not capitalised."""
+    capped = words.cap(name)
+    return "t" + capped[1:] if capped.startswith("The ") else capped
 
 
-def _card_step(st: State, seat: int, kind: str, reason: str) -> tuple[Optional[Action], list[str], Optional[str]]:
+def _card_step(st: State, seat: int, kind: str, reason: str) -> tuple[Optional[Action], list[Msg], Optional[str]]:
     """A card choice (animal or expert) from the display; a deck draw stops the chain."""
     pr = _priority(st, seat)
-    actor = words.cap(st.seats[seat].name)
-    lead = _REASON_LEAD.get(reason)
+    name = st.seats[seat].name
+    lead = reason if reason in ("start", "round", "reputation") else None
+    actor = _lead_actor(name) if lead else words.cap(name)
     views = _animal_views(st) if kind == "animal" else _expert_views(st)
     i = choose_card([v.continent for v in views], pr)
     if i is None:
-        where = "animal" if kind == "animal" else "expert"
-        extra = (" If it is a Sepultus Creatura card, set it aside and draw the next one."
-                 if kind == "animal" else "")
-        text = (f"{actor} takes the top {where} card of the deck: draw it, show it to the app{extra}")
-        if lead:
-            text = f"{lead}: {text[0].lower()}{text[1:]}"
-        return None, [text + "."], f"{kind}_from_deck"
+        text = M(f"ai.deck.{kind}", actor=actor)
+        return None, [M(f"ai.lead.{lead}", text=text) if lead else text], f"{kind}_from_deck"
     v = views[i]
     action = ChooseAnimal(seat, v.ref) if kind == "animal" else ChooseExpert(seat, v.ref)
-    if v.name:
-        label = v.name
-    else:
-        label = f"the {CONTINENT_LABEL[v.continent]} animal"
-    text = f"{actor} takes {label} ({words.card_position(v.pos, kind)})."
-    if lead:
-        text = f"{lead}: {text[0].lower()}{text[1:]}" if text.startswith("The ") else f"{lead}: {text}"
-    return action, [text], None
+    card = v.name if v.name else M("ai.the_animal", continent=v.continent)
+    text = M("ai.chosen", actor=actor, card=card, pos=words.card_position_msg(v.pos, kind))
+    return action, [M(f"ai.lead.{lead}", text=text) if lead else text], None
 
 
 def _row_reputation(plan: TurnPlan) -> int:
@@ -216,7 +213,7 @@ def decide(state: State, seat: int) -> Decision:
     pr = _priority(state, seat)
     st = state.copy()
     actions: list[Action] = []
-    text: list[str] = []
+    text: list[Msg] = []
     plan: Optional[TurnPlan] = None
     waits: Optional[str] = None
     skip_card = False  # the turn's own card is already in the turn's sentences
@@ -239,8 +236,8 @@ def decide(state: State, seat: int) -> Decision:
             for a in step:
                 apply(st, a)
                 actions.append(a)
-            text.extend(describe_turn(view, plan))
-            rs = reputation_sentence(st, seat, rep_before, _row_reputation(plan))
+            text.extend(turn_messages(view, plan))
+            rs = reputation_message(st, seat, rep_before, _row_reputation(plan))
             if rs:
                 text.append(rs)
             skip_card = plan.location in ("academy", "university")
@@ -250,7 +247,7 @@ def decide(state: State, seat: int) -> Decision:
         if action is None:
             if skip_card and p.reason in ("academy", "university"):
                 # the turn's sentences already say "the top card of the deck"
-                sentences = [f"Draw that {kind} card and enter it in the app."]
+                sentences = [M(f"ai.draw_that.{kind}")]
             text.extend(sentences)
             break
         if plan is not None and skip_card and p.reason in ("academy", "university"):
@@ -262,21 +259,25 @@ def decide(state: State, seat: int) -> Decision:
         skip_card = False
         apply(st, action)
         actions.append(action)
-    return Decision(seat, tuple(actions), tuple(text), waits, plan)
+    return Decision(seat, tuple(actions), tuple(str(m) for m in text), waits, plan, tuple(text))
 
 
 # --------------------------------------------------------------------------- outside its turn
 
 
-def dice_instructions(state: State, seat: int) -> str:
+def dice_message(state: State, seat: int) -> Msg:
     """Where the automa's dice go on its board this round (the engine placed them on roll)."""
     s = state.seats[seat]
     if s.kind != "automa":
         raise NotAutomaInputError(f"{s.name} is a human seat")
-    return words.dice_layout(s.name, [list(slot) for slot in s.slots])
+    return words.dice_layout_msg(s.name, [list(slot) for slot in s.slots])
 
 
-def gift_instructions(state: State, action: TakeDie) -> Optional[str]:
+def dice_instructions(state: State, seat: int) -> str:
+    return str(dice_message(state, seat))
+
+
+def gift_message(state: State, action: TakeDie) -> Optional[Msg]:
     """When a seat takes a die from an automa's board: what the automa gains (to be said with
     that turn, BEFORE the action is applied to ``state``). None when it gains nothing or the
     owner is not an automa or the die is the taker's own."""
@@ -288,11 +289,15 @@ def gift_instructions(state: State, action: TakeDie) -> Optional[str]:
     effect = state.board.slot_effects[action.slot]
     if not effect:
         return None
-    text = f"{words.cap(owner.name)} gains {words.gift_text(effect)}."
-    rep = effect.get("reputation", 0)
-    rs = reputation_sentence(state, action.owner, owner.rep, rep)
-    if rs:
-        text += " " + rs
-        if "(by its priorities)" in rs:
-            text += " It takes those cards at the end of this turn."
-    return text
+    parts: list = [M("ai.gift.gains", owner=words.cap(owner.name), gift=words.gift_msg(effect))]
+    rs = reputation_message(state, action.owner, owner.rep, effect.get("reputation", 0))
+    if rs is not None:
+        parts.append(rs)
+        if "ai.rep.cards.animal" in rs.keys() or "ai.rep.cards.expert" in rs.keys():
+            parts.append(M("ai.gift.cards_later"))
+    return words.chain_msg("ai.space", parts)
+
+
+def gift_instructions(state: State, action: TakeDie) -> Optional[str]:
+    m = gift_message(state, action)
+    return None if m is None else str(m)

@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
+from companion.messages import Msg
+
 from . import words
-from .content import Behavior, BehaviorRow, CONTINENT_LABEL, Priority
+from .content import Behavior, BehaviorRow, Priority
 from .logic import DieView, choose_card, choose_die, choose_expedition_continent
+from .words import M
 
 DECK = "deck"
 
@@ -42,7 +45,7 @@ class TableView:
     bank_claimed: bool  # a die already went to the Bank this round
     animals: dict  # continent -> animal cards in front of the Automa
     tokens: int  # the Automa's expedition tokens
-    slot_gifts: tuple = ("nothing", "2 coins", "2 reputation", "3 VP")  # per slot, as words
+    slot_gifts: tuple = words.SLOT_GIFT  # per slot, as words (messages)
 
 
 @dataclass(frozen=True)
@@ -110,68 +113,79 @@ def plan_turn(view: TableView, seat: int, behavior: Behavior, priority: Priority
     return TurnPlan(seat, die, row, loc)
 
 
-def describe_take(view: TableView, seat: int, die: DieView) -> str:
+def describe_take_msg(view: TableView, seat: int, die: DieView) -> Msg:
     actor = view.names[seat]
     own = die.owner == seat
-    return words.take_die(
+    return words.take_die_msg(
         die.colour, die.value, owner_name=view.names[die.owner], own=own,
         slot=die.slot, actor=actor, gift=None if own else view.slot_gifts[die.slot],
     )
 
 
-def card_phrase(plan: TurnPlan, kind: str) -> str:
+def describe_take(view: TableView, seat: int, die: DieView) -> str:
+    return str(describe_take_msg(view, seat, die))
+
+
+def card_phrase_msg(plan: TurnPlan, kind: str) -> Msg:
     if plan.card == DECK:
-        return f"the top {kind} of the deck"
+        return M(f"ai.card.deck.{kind}")
     cv = plan.card_view
     assert cv is not None and isinstance(plan.card, int)
-    pos = words.card_position(plan.card if cv.pos is None else cv.pos, kind)
+    pos = words.card_position_msg(plan.card if cv.pos is None else cv.pos, kind)
     if cv.name:
-        return f"{cv.name} ({pos})"
-    return f"the {CONTINENT_LABEL[cv.continent]} {kind} ({pos})" if cv.continent else f"the {pos}"
+        return M("ai.card.named", name=cv.name, pos=pos)
+    return M(f"ai.card.unnamed.{kind}", continent=cv.continent, pos=pos) if cv.continent else M("ai.card.at", pos=pos)
+
+
+def card_phrase(plan: TurnPlan, kind: str) -> str:
+    return str(card_phrase_msg(plan, kind))
+
+
+def turn_messages(view: TableView, plan: TurnPlan) -> tuple[Msg, ...]:
+    """One to three short sentences: the die, where it goes, what the Automa gains (messages:
+    ``str()`` is English, the app renders them in the table's language)."""
+    actor = words.cap(view.names[plan.seat])
+    row = plan.row
+    out: list[Msg] = [] if plan.die.owner < 0 else [describe_take_msg(view, plan.seat, plan.die)]
+    if plan.location in ("academy", "university"):
+        kind = "animal" if plan.location == "academy" else "expert"
+        out.append(M(f"ai.place.{plan.location}", location=plan.location))
+        got: list = []
+        if plan.card is not None:
+            got.append(card_phrase_msg(plan, kind))
+        got += words.gains_msgs(tokens=row.tokens, reputation=row.reputation, seals=row.seals)
+        if plan.card is None:
+            out.append(M(f"ai.none_left.{kind}", actor=actor, what=words.join_and_msg(got)))
+        else:
+            out.append(M("ai.takes", actor=actor, what=words.join_and_msg(got)))
+        if plan.card == DECK and plan.location == "academy":
+            out.append(M("ai.sepultus_aside"))
+    elif plan.location == "expedition":
+        if plan.continent is None:
+            out.append(M("ai.expedition.full"))
+        else:
+            out.append(M("ai.expedition.place", n=plan.space + 1, continent=plan.continent))
+        rep, n = plan.space_reputation, plan.tokens_discarded
+        if n:
+            key = "ai.expedition.gain_discard" if rep else "ai.expedition.discard"
+            extra = {"rep": rep} if rep else {}
+            out.append(M(key, actor=actor, n=n, vp=plan.vp, per=row.vp_per_token, **extra))
+        elif rep:
+            out.append(M("ai.expedition.gain_none", actor=actor, rep=rep))
+        else:
+            out.append(M("ai.expedition.none", actor=actor))
+    elif plan.location == "bank":
+        out.append(M("ai.place.bank", location="bank"))
+        got = words.gains_msgs(coins=row.coins, tokens=row.tokens, seals=row.seals)
+        if plan.first_player:
+            got.append(M("ai.first_player"))
+        out.append(M("ai.takes", actor=actor, what=words.join_and_msg(got)))
+    else:  # embassy
+        out.append(M("ai.place.embassy", location="embassy"))
+        out.append(M("ai.takes", actor=actor, what=words.join_and_msg(words.gains_msgs(tokens=row.tokens, seals=row.seals))))
+    return tuple(out)
 
 
 def describe_turn(view: TableView, plan: TurnPlan) -> tuple[str, ...]:
-    """One to three short sentences: the die, where it goes, what the Automa gains."""
-    actor = words.cap(view.names[plan.seat])
-    row = plan.row
-    out = [] if plan.die.owner < 0 else [describe_take(view, plan.seat, plan.die)]
-    if plan.location in ("academy", "university"):
-        kind = "animal" if plan.location == "academy" else "expert"
-        out.append(f"Place it on {words.LOCATION_LABEL[plan.location]}.")
-        got = []
-        if plan.card is not None:
-            got.append(card_phrase(plan, kind))
-        got += words.gains(tokens=row.tokens, reputation=row.reputation, seals=row.seals)
-        if plan.card is None:
-            out.append(f"No {kind} is left to take. {actor} takes {words.join_and(got)}.")
-        else:
-            out.append(f"{actor} takes {words.join_and(got)}.")
-        if plan.card == DECK and plan.location == "academy":
-            out.append("(Put aside any Sepultus Creatura card you turn up and take the next one.)")
-    elif plan.location == "expedition":
-        if plan.continent is None:
-            out.append("Every Expedition space is taken: set the die beside the board.")
-        else:
-            out.append(
-                f"Place it on the {words.ordinal(plan.space + 1)} Expedition space of "
-                f"{CONTINENT_LABEL[plan.continent]}."
-            )
-        bits = []
-        if plan.space_reputation:
-            bits.append(f"gains {plan.space_reputation} reputation")
-        if plan.tokens_discarded:
-            bits.append(f"discards its {words.plural(plan.tokens_discarded, 'expedition token')}")
-            bits.append(f"scores {plan.vp} VP ({row.vp_per_token} per token)")
-        else:
-            bits.append("has no expedition token to discard (0 VP)")
-        out.append(f"{actor} " + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1] + ".")
-    elif plan.location == "bank":
-        out.append("Place it on the Bank.")
-        got = words.gains(coins=row.coins, tokens=row.tokens, seals=row.seals)
-        if plan.first_player:
-            got.append("the first-player token")
-        out.append(f"{actor} takes {words.join_and(got)}.")
-    else:  # embassy
-        out.append("Place it on the Embassy.")
-        out.append(f"{actor} takes {words.join_and(words.gains(tokens=row.tokens, seals=row.seals))}.")
-    return tuple(out)
+    """``turn_messages`` in English."""
+    return tuple(str(m) for m in turn_messages(view, plan))

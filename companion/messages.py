@@ -7,7 +7,7 @@ English sentence, so the command line and ``str(refusal)`` read exactly as befor
 renders the same ``Msg`` in the player's language with its own French and Italian tables
 (``companion.app.common.engine_text``). Decisions: docs/i18n.md.
 
-Templates are ``str.format`` text with four additions:
+Templates are ``str.format`` text with five additions:
 
 - an argument that is itself a ``Msg`` is rendered in the same language (a sentence built of
   parts: "the game waits for <what it waits for>");
@@ -16,6 +16,9 @@ Templates are ``str.format`` text with four additions:
   a category, a location, a round token): its value is looked up as ``term.<kind>.<value>`` in
   the table, so each language uses its own game vocabulary (an unknown value, e.g. a colour a
   player mistyped, is shown as it was typed);
+- ``{n:nth}`` / ``{n:nth_f}`` is an ordinal in the language ("3rd", "3e", "3°"; feminine "1re",
+  "1ª") and ``{x:de}`` is "de x" with the French élision ("d'Afrique", "de Joëlle"; the other
+  languages write x alone);
 - ``{n:one|other}`` is a plural choice: the form of ``one`` or ``other`` that the language's
   rule (:data:`PLURAL_RULES`) picks for the number ``n``; the number itself is written where
   the template puts ``{n}``. English and Italian use "one" for 1 only, French for 0 and 1.
@@ -55,6 +58,39 @@ PLURAL_RULES: dict[str, Callable[[int], str]] = {
     "en": lambda n: "one" if n == 1 else "other",
     "fr": lambda n: "one" if n in (0, 1) else "other",
     "it": lambda n: "one" if n == 1 else "other",
+}
+
+
+def ordinal(lang: str, n, feminine: bool = False) -> str:
+    """``n`` as a position: "1st", "2nd", "11th"; French "1er" / "1re", "2e"; Italian "1°" / "1ª"."""
+    n = int(n)
+    if lang == "fr":
+        return f"{n}{('re' if feminine else 'er') if n == 1 else 'e'}"
+    if lang == "it":
+        return f"{n}{'ª' if feminine else '°'}"
+    suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suf}"
+
+
+#: French words before which "de" becomes "d'" (vowels and mute h are not told apart: h is
+#: left alone, "de Hugo")
+_ELIDE_BEFORE = set("aeiouyàâäéèêëîïôöûüœæ")
+
+
+def de(lang: str, word: str) -> str:
+    """"of <word>": French elides before a vowel ("d'Afrique", "d'Anna", "de Joëlle"); the
+    other languages write the word alone (their templates carry their own preposition)."""
+    if lang == "fr":
+        return ("d'" if word[:1].lower() in _ELIDE_BEFORE else "de ") + word
+    return word
+
+
+#: ``{x:spec}`` forms that are not plural choices: ``{n:nth}`` / ``{n:nth_f}`` an ordinal
+#: (masculine / feminine noun), ``{x:de}`` "de x" with the French élision
+SPECIAL_SPECS: dict[str, Callable[[str, str], str]] = {
+    "nth": lambda lang, v: ordinal(lang, v),
+    "nth_f": lambda lang, v: ordinal(lang, v, feminine=True),
+    "de": de,
 }
 
 
@@ -119,8 +155,9 @@ def placeholders(template: str) -> set[str]:
 
 
 def plural_forms(template: str) -> list[tuple[str, str]]:
-    """``(argument, spec)`` of every plural choice in a template."""
-    return [(f, spec) for _, f, spec, _ in parse(template) if f and spec]
+    """``(argument, spec)`` of every plural choice in a template (not the ordinals and
+    élisions of :data:`SPECIAL_SPECS`)."""
+    return [(f, spec) for _, f, spec, _ in parse(template) if f and spec and spec not in SPECIAL_SPECS]
 
 
 def render(msg: Msg, table: Mapping[str, str], lang: str = "en",
@@ -139,7 +176,9 @@ def render(msg: Msg, table: Mapping[str, str], lang: str = "en",
         if field is None:
             continue
         v = args[field]  # KeyError: the template names an argument the message lacks
-        if spec:
+        if spec in SPECIAL_SPECS:
+            out.append(SPECIAL_SPECS[spec](lang, _value(field, v, table, lang, term)))
+        elif spec:
             forms = spec.split("|")
             out.append(forms[0] if plural(v) == "one" else forms[-1])
         elif conv == "r":
@@ -168,5 +207,5 @@ def english(msg: Msg) -> str:
     return render(msg, english_table(), "en")
 
 
-__all__ = ["Msg", "TERM_ARGS", "PLURAL_RULES", "english", "english_table", "render", "parse", "placeholders",
+__all__ = ["Msg", "TERM_ARGS", "SPECIAL_SPECS", "ordinal", "de", "PLURAL_RULES", "english", "english_table", "render", "parse", "placeholders",
            "plural_forms"]

@@ -51,12 +51,13 @@ def _seat_name(st: State, i: int | None) -> str | Msg:
 
 def card_label(c: Card) -> str | Msg:
     """The card as the table knows it: its name, or 'Asia animal #3' / 'Sepultus Creatura #3'
-    (``Card.label()`` as a message, so the app can word it in the player's language)."""
+    (``Card.label()`` as a message, so the app can word it in the player's language), counted
+    from 1 like the screens."""
     if c.name:
         return c.name
     if c.sepultus:
-        return Msg("card.sepultus", n=c.id)
-    return Msg("card.unnamed", continent=c.continent, n=c.id)
+        return Msg("card.sepultus", n=c.id + 1)
+    return Msg("card.unnamed", continent=c.continent, n=c.id + 1)
 
 
 def _card_name(st: State, cid: int) -> str | Msg:

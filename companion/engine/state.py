@@ -43,9 +43,11 @@ class Card:
     cost: int | None = None
 
     def label(self) -> str:
+        """The card as the table calls it: its name, or "Asia animal #3", counted from 1 like
+        every screen (the card's id is 0-based)."""
         if self.sepultus:
-            return self.name or f"Sepultus Creatura #{self.id}"
-        return self.name or f"{self.continent.capitalize()} animal #{self.id}"
+            return self.name or f"Sepultus Creatura #{self.id + 1}"
+        return self.name or f"{self.continent.capitalize()} animal #{self.id + 1}"
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.id, "continent": self.continent}

@@ -143,7 +143,7 @@ def solo_game_flow(page, folder: Path, snap) -> None:
     snap("16-turn-options")
     webapp.shown(page, "Embassy").click()
     B("Confirm").click()
-    see("1 coins · 4 tokens · 0 seals · 0 VP · reputation 0")  # 1 token + 3
+    see("1 coin · 4 tokens · 0 seals · 0 VP · reputation 0")  # 1 token + 3
 
     # the automa's turn: its highest die is its own yellow 6 -> row 6 of Carl von Linné:
     # Academy, one animal, +3 reputation (passing space 2: +1 expedition token)
@@ -158,6 +158,6 @@ def solo_game_flow(page, folder: Path, snap) -> None:
     # undo one step: the automa's move is taken back, its card shows again
     B("Undo").click()
     see("Take the yellow 6")
-    see("2 coins · 1 tokens · 0 seals · 0 VP · reputation 0")
-    see("1 coins · 4 tokens")  # the human turn stays done
+    see("2 coins · 1 token · 0 seals · 0 VP · reputation 0")
+    see("1 coin · 4 tokens")  # the human turn stays done
     snap("19-undone")

@@ -137,7 +137,8 @@ def check_board(t: Tab, when: str) -> dict:
         rep = next(x for x in labels if x.startswith(f"Reputation {s.rep} ") or x.startswith(f"Reputation {s.rep}\n")
                    or x == f"Reputation {s.rep}" or re.match(rf"^Reputation {s.rep} ·", x))
         assert s.name in rep, (when, s.name, s.rep, rep)
-        assert has(labels, f"{s.name}: {s.coins} coins · {s.tokens} tokens · {s.seals} seals · {s.vp} VP · reputation {s.rep}")
+        w = lambda n, one: f"{n} {one if n == 1 else one + 's'}"  # noqa: E731  (1 token, issue 41)
+        assert has(labels, f"{s.name}: {w(s.coins, 'coin')} · {w(s.tokens, 'token')} · {w(s.seals, 'seal')} · {s.vp} VP · reputation {s.rep}")
         for cat, n in s.pub_cubes.items():
             if n:
                 cell = next(x for x in labels if re.match(rf"^Type [IV]+ · {gt.category(cat)} \(", x))
@@ -181,12 +182,14 @@ def play_one_step(t: Tab, turn_no: int) -> str:
         card = page.get_by_role("button", name=re.compile(r"^(Africa|America|Asia|Europe|Oceania) animal #\d+$|.+ \((Africa|America|Asia|Europe|Oceania)\)$"))
         t.tap_confirmed(card.first, "an animal taken")
     elif h.endswith(": take an expert"):
-        t.tap_confirmed(page.get_by_role("button", name="Take", exact=True).first, "an expert taken")
+        # each button is named with its expert ("Take Safi Limbila", issue 41 item 15)
+        t.tap_confirmed(page.get_by_role("button", name=re.compile(r"^Take (?!.* and use it now$)")).first, "an expert taken")
     elif h.endswith("its four categories"):
         from companion.content.vocab import CATEGORIES_BY_TYPE
 
         for typ in (1, 2, 3, 4):
-            chip = page.get_by_role("checkbox", name=CATEGORIES_BY_TYPE[typ][0], exact=True)
+            # a chip is named with its group ("Type I · class: mammal", issue 41 item 15)
+            chip = page.get_by_role("checkbox", name=re.compile(rf": {re.escape(CATEGORIES_BY_TYPE[typ][0])}$"))
             chip.click()
             t.wait(lambda c=chip: c.get_attribute("aria-checked") == "true", "a category chosen")
         t.tap_confirmed(page.get_by_role("button", name="Save the categories", exact=True), "the categories")

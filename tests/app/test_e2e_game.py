@@ -44,7 +44,7 @@ CONTINENTS = ["Africa", "America", "Asia", "Europe", "Oceania"]
 HAND_DICE = {HUMAN: [("red", 3), ("blue", 5), ("green", 2), ("yellow", 6)],
              AUTOMA: [("purple", 4), ("red", 1), ("blue", 6), ("green", 3)]}
 
-STATS = re.compile(r"(-?\d+) coins · (-?\d+) tokens · (-?\d+) seals · (-?\d+) VP · reputation (-?\d+)")
+STATS = re.compile(r"(-?\d+) coins? · (-?\d+) tokens? · (-?\d+) seals? · (-?\d+) VP · reputation (-?\d+)")
 
 # [role, aria-label, own text] of every node of Flutter's semantics tree
 _NODES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => [
@@ -85,7 +85,7 @@ class Table(webapp.ScreenTab):
 
     def stats(self, name: str) -> tuple[int, int, int, int, int]:
         """(coins, tokens, seals, VP, reputation) shown on ``name``'s board (the accessible name
-        of its row of numbers: "Ana: 4 coins · 1 tokens · 0 seals · 0 VP · reputation 0")."""
+        of its row of numbers: "Ana: 4 coins · 1 token · 0 seals · 0 VP · reputation 0")."""
         for _, label, text, _ in self.nodes():
             first = (label or text).split("\n", 1)[0]
             if first.startswith(name + ": ") and STATS.fullmatch(first[len(name) + 2:]):
@@ -218,7 +218,8 @@ def set_up(t: Table) -> None:
 
             for typ in (1, 2, 3, 4):
                 name = CATEGORIES_BY_TYPE[typ][0]
-                chip = page.get_by_role("checkbox", name=name, exact=True)
+                # named with its group ("Type I · class: mammal", issue 41 item 15)
+                chip = page.get_by_role("checkbox", name=re.compile(rf": {re.escape(name)}$"))
                 chip.click()
                 t.wait(lambda c=chip: c.get_attribute("aria-checked") == "true", f"the category {name} chosen")
             t.tap_confirmed(t.button("Save the categories"), "the categories")
@@ -389,15 +390,15 @@ def check_numbers(t: Table, when: str) -> dict[str, tuple]:
     return shown
 
 
-GAIN = re.compile(r"([+-]\d+) (coins|expedition tokens|royal seals|VP)\b")
-FIELD = {"coins": 0, "expedition tokens": 1, "royal seals": 2, "VP": 3}
+GAIN = re.compile(r"([+-]\d+) (coins?|expedition tokens?|royal seals?|VP)\b")  # 1 coin, 2 coins (issue 41)
+FIELD = {"coin": 0, "expedition token": 1, "royal seal": 2, "VP": 3}
 
 
 def promised(result: str) -> tuple[int, int, int, int, int]:
     """The change an option's computed result announces, as (coins, tokens, seals, VP, rep)."""
     d = [0, 0, 0, 0, 0]
     for n, what in GAIN.findall(result):
-        d[FIELD[what]] += int(n)
+        d[FIELD[what if what == "VP" else what.rstrip("s")]] += int(n)
     m = re.search(r"reputation (\d+) to (\d+)", result)
     if m:
         d[4] = int(m.group(2)) - int(m.group(1))

@@ -108,3 +108,57 @@ def test_start_screen_offers_the_game_when_its_screens_are_installed(_private_da
     shown = texts(body)
     for label in ("New game", "Resume a game", "Score pad", "Settings"):
         assert label in shown
+
+
+def _find(control, kind) -> list:
+    out, seen = [], set()
+
+    def walk(c):
+        if c is None or id(c) in seen:
+            return
+        seen.add(id(c))
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+            return
+        if not isinstance(c, ft.BaseControl):
+            return
+        if isinstance(c, kind):
+            out.append(c)
+        for attr in ("content", "controls", "title", "subtitle", "leading"):
+            walk(getattr(c, attr, None))
+
+    walk(control)
+    return out
+
+
+def test_score_pad_in_all_summaries_follow_the_taps_and_fields_refuse_letters(_private_data_dir):
+    """Issue 41, item 4: the tiles' "N in all" stayed at their first value after +/- taps; a
+    count field took letters."""
+    shell = FakeShell("en", 1280)
+    screen = build_screen("/scorepad", shell)
+    screen.view()
+    screen._do(screen.pad.add_human, redraw=True)
+    screen = build_screen("/scorepad", shell)
+    body = screen.view()
+    tiles = {t.title.value: t for t in _find(body, ft.ExpansionTile)}
+    cubes = tiles["Published research cubes"]
+    assert cubes.subtitle.value == "0 in all"
+    plus = [b.content for b in _find(cubes, ft.Semantics) if (b.label or "").endswith("+1")]
+    plus[0].on_click(None)
+    plus[0].on_click(None)
+    plus[1].on_click(None)
+    assert cubes.subtitle.value == "3 in all"
+    minus = [b.content for b in _find(cubes, ft.Semantics) if (b.label or "").endswith("−1")]
+    minus[0].on_click(None)
+    assert cubes.subtitle.value == "2 in all"
+    # a count field: digits only; letters pasted in are refused and change nothing
+    field = _find(cubes, ft.TextField)[0]
+    assert isinstance(field.input_filter, ft.NumbersOnlyInputFilter)
+    before = dict(screen.pad.seats[0].cubes)
+    field.value = "4a"
+    field.on_change(None)
+    assert field.error and field.value == "1" and screen.pad.seats[0].cubes == before
+    field.value = "5"
+    field.on_change(None)
+    assert field.error is None and cubes.subtitle.value == "6 in all"

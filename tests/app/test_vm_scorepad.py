@@ -174,3 +174,26 @@ def test_open_a_sheet_file(pad):
     with pytest.raises(PadError, match="y.json: players\\[0\\].cubes.reptil: unknown category"):
         pad.load_sheet_bytes(b'{"players": [{"cubes": {"reptil": 2}}]}', "y.json")
     assert pad.view.totals == (188,)  # a bad file changes nothing
+
+
+def test_the_tiles_in_all_summaries_follow_every_change():
+    """Issue 41, item 4: "N in all" of the cubes, published cards, automa animals and experts,
+    from the pad itself after each change (the screen redraws them from here)."""
+    pad = ScorePad(Translator("en"))
+    pad.add_human()
+    pad.add_automa()
+    assert pad.summary(0, "cubes") == "0 in all"
+    pad.set_count(0, "cubes", 2, key="mammal")
+    pad.set_count(0, "cubes", 3, key="bird")
+    assert pad.summary(0, "cubes") == "5 in all"
+    pad.set_count(0, "cubes", 1, key="bird")
+    assert pad.summary(0, "cubes") == "3 in all"
+    pad.set_count(1, "animals", 4, key="asia")
+    assert pad.summary(1, "animals") == "4 in all"
+    pad.add_expert(0, pad.expert_suggestions("a")[0])
+    assert pad.summary(0, "experts") == "1 in all"
+    assert ScorePad(Translator("fr")).tr("pad.count_sum", n=2) == "2 au total"
+    with pytest.raises(PadError):
+        pad.summary(0, "vp")
+    with pytest.raises(PadError):
+        pad.summary(5, "cubes")

@@ -9,11 +9,18 @@ the game screens' own vocabulary (``g.continent.*``, ``g.colour.*``, ``g.cat.*``
 so a refusal says "Afrique" exactly where the screen says "Afrique"; the words the screens do
 not have (a colour said of several dice, the round tokens' names) are ``term.*`` entries of the
 engine tables.
+
+The Automa's instructions (``automa.words.AutomaMsg``, keys ``ai.*``) are rendered the same
+way with the Automa's tables: its English ``automa/messages-en.json``, French and Italian
+``companion/app/assets/i18n/automa/<lang>.json``; they nest the engine's words (a die is the
+engine's ``log.die``), so each language renders them with its engine table and the Automa's
+together.
 """
 
 from __future__ import annotations
 
 import json
+from collections import ChainMap
 from functools import lru_cache
 from importlib import resources
 
@@ -47,6 +54,27 @@ def load_engine_table(lang: str) -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=None)
+def load_automa_table(lang: str) -> dict[str, str]:
+    """The Automa's instructions in ``lang`` (keys ``ai.*``)."""
+    if lang not in ENGINE_LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(ENGINE_LANGUAGES)}")
+    if lang == "en":
+        from automa.words import automa_table_en
+
+        return automa_table_en()
+    path = resources.files("companion.app").joinpath("assets", "i18n", "automa", f"{lang}.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ValueError(f"automa i18n table {lang}.json must be a flat object of strings")
+    return table
+
+
+def _full_table(lang: str) -> ChainMap:
+    """The engine's table and the Automa's, read through (a view: nothing copied)."""
+    return ChainMap(load_automa_table(lang), load_engine_table(lang))
+
+
 def _term_lookup(lang: str):
     from companion.app.common.i18n import load_game_strings
 
@@ -69,9 +97,9 @@ def engine_text(message, lang: str) -> str:
     if lang == "en" or lang not in ENGINE_LANGUAGES:
         return str(msg)
     try:
-        return render(msg, load_engine_table(lang), lang, _term_lookup(lang))
+        return render(msg, _full_table(lang), lang, _term_lookup(lang))
     except KeyError:
         return str(msg)
 
 
-__all__ = ["APP_TERMS", "ENGINE_LANGUAGES", "engine_text", "load_engine_table"]
+__all__ = ["APP_TERMS", "ENGINE_LANGUAGES", "engine_text", "load_automa_table", "load_engine_table"]

@@ -10,6 +10,8 @@ The game screens (``companion.app.game``, another engineer's sub-package) keep t
 them in (a key defined in both places is an error), so one ``Translator`` serves every screen.
 
 Placeholders use ``str.format`` names: ``"total": "Total: {vp} VP"`` → ``t("total", vp=12)``.
+A count chooses its word with ``{n:one|other}`` (the engine messages' plural form and rule,
+``companion.messages.PLURAL_RULES``: French uses "one" for 0 and 1): ``"{n} {n:die|dice} read."``.
 A key missing from the French or Italian table falls back to English (the tests check the three
 tables hold the same keys, so that only happens while a translation is being written); a key
 missing from English is a programming error and raises ``KeyError``.
@@ -25,6 +27,31 @@ LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
 DEFAULT_LANGUAGE = "en"
 #: each language's name written in that language (the language picker shows these)
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fr": "Français", "it": "Italiano"}
+
+
+def format_text(text: str, lang: str, kwargs: dict) -> str:
+    """``text.format(**kwargs)`` where a ``{n:one|other}`` field is a plural choice by the
+    language's rule (``{n}`` itself still writes the number)."""
+    if not kwargs:
+        return text
+    if "|" not in text:
+        return text.format(**kwargs)
+    from companion.messages import PLURAL_RULES, parse
+
+    rule = PLURAL_RULES.get(lang, PLURAL_RULES["en"])
+    out = []
+    for literal, field, spec, conv in parse(text):
+        out.append(literal)
+        if field is None:
+            continue
+        v = kwargs[field]
+        if spec and "|" in spec:
+            forms = spec.split("|")
+            out.append(forms[0] if rule(v) == "one" else forms[-1])
+        else:
+            v = repr(v) if conv == "r" else (str(v) if conv == "s" else v)
+            out.append(format(v, spec or ""))
+    return "".join(out)
 
 
 def _read(path, what: str) -> dict[str, str]:
@@ -93,6 +120,6 @@ class Translator:
         text = self._table.get(key)
         if text is None:
             text = self._fallback[key]  # KeyError: the key is not in the English table
-        return text.format(**kwargs) if kwargs else text
+        return format_text(text, self.lang, kwargs)
 
     __call__ = t

@@ -48,8 +48,19 @@ def heading(text: str, size: int = 20) -> ft.Text:
     return ft.Text(text, size=size, weight=ft.FontWeight.BOLD)
 
 
+def sentence(text: str | None) -> str:
+    """A message shown on its own as a sentence: its first letter upper-case (the engine's
+    refusals and log lines are written to be built into other sentences, so they start
+    lower-case: "il faut 44 Écus ; Ana en a 4" is shown "Il faut 44 Écus ; Ana en a 4")."""
+    text = text or ""
+    return text[:1].upper() + text[1:]
+
+
 def note(text: str, error: bool = False) -> ft.Text:
-    return ft.Text(text, size=13, color=ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT)
+    """A short message (a hint, a refusal): a sentence, named by its text for screen readers."""
+    text = sentence(text)
+    return ft.Text(text, size=13, color=ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT,
+                   semantics_label=text or None)
 
 
 def big_button(text: str, icon, on_click: Callable, filled: bool = True, disabled: bool = False,
@@ -77,8 +88,9 @@ def section(title: str, controls: list[ft.Control], stretch: bool = False) -> ft
 class Stepper:
     """``label  [−] [ value ] [+]``: taps for small changes, the field for typing a number.
 
-    ``on_change(value)`` is called with the new integer; the field refuses anything outside
-    ``lo..hi`` and shows why.
+    ``on_change(value)`` is called with the new integer; the field takes digits only (whole
+    numbers from 0: letters are filtered as typed, and a pasted value with letters puts the
+    last number back) and refuses anything outside ``lo..hi``, showing why.
     """
 
     def __init__(self, label: str, value: int, on_change: Callable[[int], None], lo: int = 0,
@@ -87,8 +99,10 @@ class Stepper:
         self.field = ft.TextField(
             value=str(value), label=label, width=width, dense=True,
             keyboard_type=ft.KeyboardType.NUMBER, text_align=ft.TextAlign.CENTER,
+            input_filter=ft.NumbersOnlyInputFilter(),  # letters are refused as they are typed
             on_change=self._typed,
         )
+        self._last = value
         self.minus = icon_button(ft.Icons.REMOVE, f"{label} {minus_tip}", lambda e: self._step(-1))
         self.plus = icon_button(ft.Icons.ADD, f"{label} {plus_tip}", lambda e: self._step(+1))
         self.control = ft.Row([self.minus, self.field, self.plus], spacing=0, tight=True)
@@ -103,6 +117,7 @@ class Stepper:
     def set_value(self, v: int) -> None:
         self.field.value = str(v)
         self.field.error = None
+        self._last = v
 
     def _step(self, d: int) -> None:
         v = self.value if self.value is not None else self.lo
@@ -114,13 +129,15 @@ class Stepper:
         text = (self.field.value or "").strip()
         if text == "":
             return  # being retyped
-        try:
-            v = int(text)
-        except ValueError:
+        if not (text.isdigit() and text.isascii()):
+            # letters or signs that got past the filter (pasted): refused, the last number back
+            self.field.value = str(self._last)
             self.field.error = f"{self.lo}–{self.hi}"
             return
+        v = int(text)
         if not self.lo <= v <= self.hi:
             self.field.error = f"{self.lo}–{self.hi}"
             return
         self.field.error = None
+        self._last = v
         self.on_change(v)

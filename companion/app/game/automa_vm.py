@@ -30,7 +30,8 @@ class AutomaStep(Step):
 
     @property
     def instructions(self) -> tuple[str, ...]:
-        return self.decision.instructions
+        """The decision's sentences in the table's language."""
+        return tuple(self.vm.t.engine(m) for m in self.decision.messages)
 
     @property
     def waits_for(self) -> str | None:

@@ -375,8 +375,8 @@ def central_board(st: State, placements: Sequence[Placement], gt) -> CentralBoar
             cubes = tuple(CubeCount(i, s.pub_cubes.get(cat, 0)) for i, s in enumerate(st.seats) if s.pub_cubes.get(cat, 0))
             who = ", ".join(gt("g.bd.cubes_of", name=names[c.seat], n=c.n) for c in cubes) or gt("g.bd.no_cube")
             cells.append(PubCell(t, cat, gt.category(cat), cubes,
-                                 gt("g.bd.pub_info", t=TYPE_ROMAN[t], category=gt.category(cat), vp=b.publication_vp[t], cubes=who)))
-        rows.append(PubRow(t, gt("g.bd.pub_row", t=TYPE_ROMAN[t], vp=b.publication_vp[t]), tuple(cells)))
+                                 gt("g.bd.pub_info", t=gt.pub_type(t), category=gt.category(cat), vp=b.publication_vp[t], cubes=who)))
+        rows.append(PubRow(t, gt("g.bd.pub_row", t=gt.pub_type_short(t), vp=b.publication_vp[t]), tuple(cells)))
 
     rep = []
     for i in range(b.reputation_track_length):
@@ -440,7 +440,7 @@ def seat_board(st: State, si: int, gt, active: bool = False) -> SeatBoard:
                 cat = c.categories[t - 1] if c.categories else None
             name = gt.category(cat) if cat else gt("g.bd.unknown_category")
             has = cat in on if cat else False
-            cells.append(CubeCell(t, cat, has, gt("g.sb.cube_on" if has else "g.sb.cube_off", t=TYPE_ROMAN[t], category=name)))
+            cells.append(CubeCell(t, cat, has, gt("g.sb.cube_on" if has else "g.sb.cube_off", t=gt.pub_type(t), category=name)))
         tile = _card_tile(gt, st, cid, k)
         cubes = ", ".join(gt.category(x) for x in sorted(on, key=lambda x: b.type_of_category.get(x, 9))) or gt("g.bd.no_cube")
         what = tile.info + (" · " + gt("g.sb.cubes", cubes=cubes) if s.kind != "automa" else "")

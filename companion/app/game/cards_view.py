@@ -11,6 +11,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.app.common.widgets import note
+from companion.app.game.widgets import named
 from companion.app.game.widgets import CONTINENT_COLOUR, DIE_BG, DIE_FG, button, chip, colour_dot, wrap
 from companion.engine import EXPERT
 
@@ -68,11 +69,17 @@ class CardsPanel:
             out.append(note(gt("g.choose.cover_hint")))
         for n in step.names()[:20]:
             e = EXPERT[n]
-            row = [ft.TextButton(gt("g.choose.take"), on_click=lambda ev, n=n: self.run(step.take, n))] if not slot_pick else \
-                [ft.TextButton(gt("g.choose.cover", n=k + 1), on_click=lambda ev, n=n, k=k: self.run(step.take, n, k)) for k in range(4)] + \
-                [ft.TextButton(gt("g.choose.under"), on_click=lambda ev, n=n: self.run(step.take, n, None, False, True))]
+            # each button is named with the expert for screen readers ("Take Safi Limbila"), its
+            # text stays short beside the expert's name
+            row = [ft.TextButton(named(gt("g.choose.take"), gt("g.choose.take_named", name=n)),
+                                 on_click=lambda ev, n=n: self.run(step.take, n))] if not slot_pick else \
+                [ft.TextButton(named(gt("g.choose.cover", n=k + 1), gt("g.choose.cover_named", name=n, n=k + 1)),
+                               on_click=lambda ev, n=n, k=k: self.run(step.take, n, k)) for k in range(4)] + \
+                [ft.TextButton(named(gt("g.choose.under"), gt("g.choose.under_named", name=n)),
+                               on_click=lambda ev, n=n: self.run(step.take, n, None, False, True))]
             if e.duration == "oneshot":
-                row.append(ft.TextButton(gt("g.choose.use_now"), on_click=lambda ev, n=n: self.run(step.take, n, None, True)))
+                row.append(ft.TextButton(named(gt("g.choose.use_now"), gt("g.choose.use_now_named", name=n)),
+                                         on_click=lambda ev, n=n: self.run(step.take, n, None, True)))
             out.append(ft.Column([ft.Row([colour_dot(CONTINENT_COLOUR[e.continent], 18), ft.Text(n, weight=ft.FontWeight.BOLD)]),
                                   note(e.text), wrap(row)], spacing=2))
         if slot_pick:
@@ -91,9 +98,12 @@ class CardsPanel:
         gt = self.gt
         out = [note(gt("g.cats.hint"))]
         for typ in (1, 2, 3, 4):
-            out.append(ft.Text(gt(f"g.cats.type{typ}")))
+            group = gt(f"g.cats.type{typ}")
+            out.append(ft.Text(group))
+            # each chip is named with its group for screen readers ("Type I · class: mammal")
             out.append(wrap([chip(gt.category(c), lambda e, typ=typ, c=c: (step.choose(typ, c), self.redraw()),
-                                  step.chosen[typ - 1] == c) for c in step.choices(typ)]))
+                                  step.chosen[typ - 1] == c, name=gt("g.cats.chip", group=group, category=gt.category(c)))
+                             for c in step.choices(typ)]))
         out.append(button(gt("g.cats.confirm"), lambda e: self.run(step.submit), ft.Icons.CHECK,
                           disabled=any(x is None for x in step.chosen)))
         return out

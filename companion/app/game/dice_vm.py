@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from automa.decide import dice_instructions
+from automa.decide import dice_message
 from companion.actions import PlaceDice, RollDice, RollDie
 from companion.app.game.steps import Step
 from companion.content.vocab import COLOURS
@@ -43,9 +43,32 @@ class DiceEntry:
         self.t = text
         self.chips: list[Chip] = []
         self.selected: int | None = None  # chip being corrected
-        self.message: str | None = None  # the outcome of the last photo / a refusal
+        self._message: str | None = None  # the last refusal
+        self._read: dict | None = None  # the last photo read: dice read, reads left out
         self.message_is_error = False
         self.read_ms: float | None = None
+
+    @property
+    def message(self) -> str | None:
+        """The last refusal, else what the last photo read says about the chips NOW ("4 dice
+        read. 1 unsure: ..."): the unsure and missing counts follow the corrections, and the
+        "unsure" sentence goes once every unsure die is confirmed or corrected."""
+        if self._message is not None or self._read is None:
+            return self._message
+        unsure = sum(1 for c in self.chips if c.unsure)
+        missing = self.count - len(self.chips)
+        bits = [self.t("g.dice.read_ok", n=self._read["n"])]
+        if unsure:
+            bits.append(self.t("g.dice.read_unsure", n=unsure))
+        if missing > 0:
+            bits.append(self.t("g.dice.read_missing", n=missing))
+        if self._read["left_out"]:
+            bits.append(self.t("g.dice.read_left_out", n=self._read["left_out"]))
+        return " ".join(bits)
+
+    @message.setter
+    def message(self, text: str | None) -> None:
+        self._message = text
 
     # -- by hand ------------------------------------------------------------------------
     def add(self, colour: str, value: int) -> bool:
@@ -69,6 +92,7 @@ class DiceEntry:
     def clear(self) -> None:
         self.chips = []
         self.selected = None
+        self._read = None
         self.message, self.message_is_error = None, False
 
     def select(self, i: int | None) -> None:
@@ -129,16 +153,8 @@ class DiceEntry:
         self.chips = [Chip(d.colour if d.colour in COLOURS else UNKNOWN, int(d.value),
                            bool(d.unsure) or d.colour not in COLOURS, float(d.confidence)) for d in dice]
         self.selected = next((i for i, c in enumerate(self.chips) if c.unsure), None)
-        unsure = sum(1 for c in self.chips if c.unsure)
-        missing = self.count - len(self.chips)
-        bits = [self.t("g.dice.read_ok", n=len(self.chips))]
-        if unsure:
-            bits.append(self.t("g.dice.read_unsure", n=unsure))
-        if missing:
-            bits.append(self.t("g.dice.read_missing", n=missing))
-        if left_out:
-            bits.append(self.t("g.dice.read_left_out", n=left_out))
-        self.message, self.message_is_error = " ".join(bits), False
+        self._read = {"n": len(self.chips), "left_out": left_out}
+        self.message, self.message_is_error = None, False  # the read's summary (``message``)
         return True
 
     # -- checks -------------------------------------------------------------------------
@@ -192,7 +208,7 @@ class RollDiceStep(Step):
         seat = self.seat
         ok = self._confirm(self.entry.action(seat))
         if ok and self.automa:
-            self.vm.note(dice_instructions(self.vm.state, seat))
+            self.vm.note(dice_message(self.vm.state, seat))
         return ok
 
 

@@ -17,6 +17,9 @@ import json
 from functools import lru_cache
 from importlib import resources
 
+#: the publication types as the board prints them (type 0 is the continent: ``GameText.pub_type``)
+TYPE_ROMAN = ("", "I", "II", "III", "IV")
+
 LANGUAGES = ("en", "fr", "it")
 
 
@@ -52,7 +55,9 @@ class GameText:
         text = load_game_table(self.lang).get(key)
         if text is None:
             text = load_game_table("en")[key]  # KeyError: a key missing from English is a bug
-        return text.format(**kw) if kw else text
+        from companion.app.common.i18n import format_text
+
+        return format_text(text, self.lang, kw)
 
     def engine(self, message) -> str:
         """An engine message (a ``RuleError`` or a ``companion.messages.Msg``) in the current
@@ -70,6 +75,16 @@ class GameText:
 
     def category(self, c: str) -> str:
         return self(f"g.cat.{c}")
+
+    def pub_type(self, t: int) -> str:
+        """A publication type as the board prints it: "Continent", "Type I" ... "Type IV"."""
+        if t == 0:
+            return self("g.type.continent")
+        return self("g.draft.type", t=TYPE_ROMAN[t] if 0 < t < len(TYPE_ROMAN) else t)
+
+    def pub_type_short(self, t: int) -> str:
+        """The same, short (a board row's label): "Continent", "I" ... "IV"."""
+        return self("g.type.continent") if t == 0 else (TYPE_ROMAN[t] if 0 < t < len(TYPE_ROMAN) else str(t))
 
     def token(self, effect: str) -> str:
         return self(f"g.token.{effect}")

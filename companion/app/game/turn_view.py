@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.app.common.widgets import icon_button, note
+from companion.app.common.widgets import icon_button, note, sentence
 from companion.app.game.widgets import button, chip, die_chip, wrap
 from companion.content.vocab import COLOURS
 from companion.engine import EXPERT
@@ -78,7 +78,7 @@ class TurnPanel:
             pub = d.publishable()
             top = d.top_type()
             out.append(ft.Text(gt("g.draft.up_to")))
-            out.append(wrap([chip(gt("g.draft.type", t=t), lambda e, t=t: self.run(d.set_up_to, t), top == t) for t in sorted(pub)]))
+            out.append(wrap([chip(gt.pub_type(t), lambda e, t=t: self.run(d.set_up_to, t), top == t) for t in sorted(pub)]))
         if lim["coins"] > 0 or sp.coins:
             out.append(stepper("coins", gt("g.draft.coins"), lim["coins"]))
         if d.kind == "expedition" and (lim["tokens"] > 0 or sp.tokens):
@@ -125,10 +125,10 @@ class TurnPanel:
             if pv is not None:
                 lines = [gt("g.draft.pv_total", vp=pv.vp)]
                 for t, v in pv.vp_by_type.items():
-                    lines.append(gt("g.draft.pv_type", t=t, vp=v))
+                    lines.append(gt("g.draft.pv_type", t=gt.pub_type(t), vp=v))
                 out.append(ft.Container(ft.Column([ft.Text(x) for x in lines], spacing=2), padding=8,
                                         bgcolor=ft.Colors.SECONDARY_CONTAINER, border_radius=8))
-        out.append(ft.Container(ft.Text(text, weight=ft.FontWeight.BOLD, color=None if legal else ft.Colors.ERROR),
+        out.append(ft.Container(ft.Text(sentence(text), weight=ft.FontWeight.BOLD, color=None if legal else ft.Colors.ERROR),
                                 padding=8, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST))
         out.append(wrap([button(gt("g.draft.back"), lambda e: self.run(step.close_draft), ft.Icons.ARROW_BACK, False),
                          button(gt("g.draft.confirm"), lambda e: self.run(d.confirm), ft.Icons.CHECK, disabled=not legal)]))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from automa.decide import gift_instructions
+from automa.decide import gift_message
 from companion.engine import queries
 from companion.actions import Action, Research, Spend, SwapCubes, TakeDie
 from companion.app.game.steps import Step, _try
@@ -340,7 +340,7 @@ class TurnStep(Step):
             return False
         gift = None
         if not self.in_hand:
-            gift = gift_instructions(self.state, self.take)
+            gift = gift_message(self.state, self.take)
         ok = self._confirm_all(actions)
         if ok and gift:
             self.vm.note(gift)

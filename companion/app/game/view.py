@@ -18,7 +18,7 @@ import time
 import flet as ft
 
 from companion.app.common import flet_events
-from companion.app.common.widgets import Screen, heading, icon_button, note
+from companion.app.common.widgets import Screen, heading, icon_button, note, sentence
 from companion.app.game.automa_view import AutomaPanel
 from companion.app.game.cards_view import CardsPanel
 from companion.app.game.dice_view import DicePanel
@@ -213,7 +213,7 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         gt = self.gt
         field = ft.TextField(label=gt("g.join.code"), keyboard_type=ft.KeyboardType.NUMBER, max_length=12,
                              autofocus=True)
-        problem = ft.Text("", color=ft.Colors.ERROR, visible=False)
+        problem = ft.Text("", color=ft.Colors.ERROR, visible=False)  # the wrong code's message, named for screen readers
 
         def go(e):
             code = "".join((field.value or "").split())
@@ -222,7 +222,8 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
                 self.remember_code(code)
                 self.shell.render()
                 return
-            problem.value, problem.visible = gt(why), True
+            problem.value = problem.semantics_label = sentence(gt(why))
+            problem.visible = True
             problem.update()
 
         field.on_submit = go
@@ -293,12 +294,14 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         vm = self.vm
         top: list[ft.Control] = [*self.host_panel(), ft.Text(vm.status_line(), weight=ft.FontWeight.BOLD)]
         if vm.error:
+            error = sentence(vm.error)
             top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ON_ERROR_CONTAINER),
-                                             ft.Text(vm.error, color=ft.Colors.ON_ERROR_CONTAINER, expand=True, selectable=True,
-                                                     semantics_label=vm.error)]),
+                                             ft.Text(error, color=ft.Colors.ON_ERROR_CONTAINER, expand=True, selectable=True,
+                                                     semantics_label=error)]),
                                     bgcolor=ft.Colors.ERROR_CONTAINER, padding=10, border_radius=8))
         for n in vm.notes:
-            top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE), ft.Text(n, expand=True)]),
+            n = sentence(n)
+            top.append(ft.Container(ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE), ft.Text(n, expand=True, semantics_label=n)]),
                                     bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=10, border_radius=8))
         return top
 
@@ -317,18 +320,28 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         return boards_panel(self, step)
 
     def log_panel(self, tile: ft.ExpansionTile | None = None) -> ft.Control:
-        """The action log, newest first (the last 40 lines). Given the ``tile`` drawn before, its
+        """The action log, newest first (the last 40 lines), left-aligned and numbered from the
+        first action, the order said under the title. Given the ``tile`` drawn before, its
         title and lines get the new texts instead of new controls, so a step sends only the
         texts that moved (docs/app-game.md)."""
-        n, last = self.vm.log_tail(40)
-        texts = [f"{n - i}. {x}" for i, x in enumerate(reversed(last))]
+        n, rows = self.vm.log_rows(40)
+        texts = [f"{k}. {x}" for k, x in rows]
+        order = self.gt("g.game.log_order", n=n)
+
+        def line(x: str) -> ft.Text:
+            return ft.Text(x, size=12, selectable=True, semantics_label=x, text_align=ft.TextAlign.LEFT)
+
         if tile is None:
-            return ft.ExpansionTile(title=ft.Text(self.gt("g.game.log", n=n)),
-                                    controls=[ft.Text(x, size=12, selectable=True) for x in texts])
+            return ft.ExpansionTile(title=ft.Text(self.gt("g.game.log", n=n)), subtitle=ft.Text(order, size=12),
+                                    controls=[line(x) for x in texts],
+                                    expanded_cross_axis_alignment=ft.CrossAxisAlignment.START,
+                                    expanded_alignment=ft.Alignment.TOP_LEFT,
+                                    controls_padding=ft.Padding.symmetric(horizontal=16))
         tile.title.value = self.gt("g.game.log", n=n)
+        tile.subtitle.value = order
         lines = tile.controls
         del lines[len(texts):]
-        for line, x in zip(lines, texts):
-            line.value = x
-        lines.extend(ft.Text(x, size=12, selectable=True) for x in texts[len(lines):])
+        for ctl, x in zip(lines, texts):
+            ctl.value = ctl.semantics_label = x
+        lines.extend(line(x) for x in texts[len(lines):])
         return tile

@@ -34,6 +34,7 @@ from companion.app.game.texts import GameText
 from companion.app.game.turn_vm import ResearchStep, TurnStep
 from companion.engine import State, animal_deck_left
 from companion.errors import RuleError
+from companion.messages import Msg
 from companion.session import GameSession
 from companion.shared_session import StaleViewError
 from companion.store import StoreError
@@ -129,7 +130,11 @@ class GameVM:
         if unsub is not None:
             unsub(self._remote)
 
-    def note(self, text: str | None) -> None:
+    def note(self, text) -> None:
+        """A note for the table: a string, or a message (an automa's instruction) rendered in
+        the table's language."""
+        if isinstance(text, Msg):
+            text = self.t.engine(text)
         if text:
             self.notes.append(text)
 
@@ -255,6 +260,13 @@ class GameVM:
     def log(self) -> list[str]:
         """The readable action log, oldest first, in the player's language."""
         return [self.t.engine(m) for m in self.session.log_messages()]
+
+    def log_rows(self, n: int) -> tuple[int, list[tuple[int, str]]]:
+        """The log as the screen lists it: (how many lines it has, its last ``n`` lines NEWEST
+        FIRST as (number, sentence)): numbered from 1 = the first action, so the order in time
+        reads off the numbers; each line a sentence (upper-case first letter)."""
+        count, last = self.log_tail(n)
+        return count, [(count - i, x[:1].upper() + x[1:]) for i, x in enumerate(reversed(last))]
 
     def log_tail(self, n: int) -> tuple[int, list[str]]:
         """(how many lines the log has, its last ``n`` lines worded): what the screen shows,

@@ -23,16 +23,16 @@ def game_text(ctl) -> GameText:
 
 
 def die_chip(colour: str, value, label: str, on_click=None, selected=False, unsure=False, size=44) -> ft.Control:
-    border = None
-    if selected:
-        border = ft.Border.all(4, ft.Colors.ON_SURFACE)
-    elif unsure:
-        border = ft.Border.all(4, ft.Colors.AMBER)
+    """A die as a tappable square. Unsure: an amber border; selected: a dark ring around it,
+    outside the amber one, so a selected unsure die still shows that it is unsure."""
     box = ft.Container(
         ft.Text(str(value), size=size * 0.45, weight=ft.FontWeight.BOLD, color=DIE_FG.get(colour, "#FFFFFF")),
         width=size, height=size, bgcolor=DIE_BG.get(colour, DIE_BG["unknown"]), border_radius=8,
-        alignment=ft.Alignment.CENTER, border=border, on_click=on_click,
+        alignment=ft.Alignment.CENTER, border=ft.Border.all(4, ft.Colors.AMBER) if unsure else None,
+        on_click=on_click,
     )
+    if selected:
+        box = ft.Container(box, border=ft.Border.all(3, ft.Colors.ON_SURFACE), border_radius=11, padding=2)
     return ft.Semantics(content=box, label=label, button=on_click is not None, selected=selected, container=True)
 
 
@@ -40,8 +40,15 @@ def colour_dot(colour: str, size=14) -> ft.Control:
     return ft.Container(width=size, height=size, border_radius=size / 2, bgcolor=DIE_BG.get(colour, DIE_BG["unknown"]))
 
 
-def chip(label: str, on_click, selected=False, disabled=False, colour: str | None = None) -> ft.Control:
-    return ft.Chip(label=ft.Text(label), on_click=on_click, selected=selected, disabled=disabled,
+def named(text: str, name: str) -> ft.Text:
+    """A button's text with a fuller accessible name ("Take" read as "Take Safi Limbila")."""
+    return ft.Text(text, semantics_label=name)
+
+
+def chip(label: str, on_click, selected=False, disabled=False, colour: str | None = None,
+         name: str | None = None) -> ft.Control:
+    """A choice chip; ``name``: its accessible name when the label alone is not enough."""
+    return ft.Chip(label=ft.Text(label, semantics_label=name), on_click=on_click, selected=selected, disabled=disabled,
                    leading=colour_dot(colour) if colour else None)
 
 

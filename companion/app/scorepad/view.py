@@ -20,6 +20,7 @@ class ScorePadScreen(Screen):
         self.pad.tr = self.tr
         self.pad.recompute()  # language may have changed since
         self.totals: list[ft.Text] = []
+        self.summaries: list[tuple[ft.Text, int, str]] = []  # the tiles' "N in all", kept current
         self.results = ft.Column(spacing=10)
 
     def title(self) -> str:
@@ -46,6 +47,9 @@ class ScorePadScreen(Screen):
         view = self.pad.view
         for i, t in enumerate(self.totals):
             t.value = self.tr("pad.total", vp=view.totals[i]) if view and i < len(view.totals) else "—"
+        for t, i, what in self.summaries:
+            if i < len(self.pad.seats):
+                t.value = self.pad.summary(i, what)
         self.results.controls = self._result_controls()
 
     # -- drawing -------------------------------------------------------------------------------
@@ -129,12 +133,17 @@ class ScorePadScreen(Screen):
                      lo=0, hi=hi)
         return st.control
 
+    def _summary(self, i: int, what: str) -> ft.Text:
+        t = ft.Text(self.pad.summary(i, what))
+        self.summaries.append((t, i, what))
+        return t
+
     def _table_tile(self, i, what, title, keys, prefix, values) -> ft.Control:
         n = sum(values.values())
         controls = [self._stepper(i, what, values.get(k, 0), key=k, label=self.tr(f"{prefix}.{k}"))
                     for k in keys]
         return ft.ExpansionTile(
-            title=ft.Text(title), subtitle=ft.Text(self.tr("pad.count_sum", n=n)),
+            title=ft.Text(title), subtitle=self._summary(i, what),
             controls=[ft.Container(ft.Row(controls, wrap=True, spacing=4, run_spacing=14),
                                    padding=ft.Padding.only(top=8, bottom=8))],
             expanded=n > 0,
@@ -167,7 +176,7 @@ class ScorePadScreen(Screen):
         if seat.kind == "human":
             rows.insert(0, note(tr("pad.experts_help")))
         return ft.ExpansionTile(title=ft.Text(tr("pad.experts")),
-                                subtitle=ft.Text(tr("pad.count_sum", n=len(seat.experts))),
+                                subtitle=self._summary(i, "experts"),
                                 controls=rows, expanded=bool(seat.experts))
 
     def _result_controls(self) -> list[ft.Control]:

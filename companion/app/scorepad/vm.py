@@ -182,6 +182,18 @@ class ScorePad:
             return []
         return [e.name for e in EXPERTS if k in name_key(e.name)][:limit]
 
+    def summary(self, i: int, what: str) -> str:
+        """"N in all" of a seat's table (``cubes``, ``published``, ``animals``) or its experts:
+        what the folded tiles show, updated after every change."""
+        seat = self._seat(i)
+        if what == "experts":
+            n = len(seat.experts)
+        elif what in ("cubes", "published", "animals"):
+            n = sum(getattr(seat, what).values())
+        else:
+            raise PadError(f"no summary of {what!r}")
+        return self.tr("pad.count_sum", n=n)
+
     # -- results -----------------------------------------------------------------------------
     def sheet(self) -> dict:
         return {"players": [s.to_sheet() for s in self.seats]}

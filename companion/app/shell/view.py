@@ -19,7 +19,7 @@ import flet as ft
 
 from companion.app.common import flet_events, layout
 from companion.app.common.gate import is_phone
-from companion.app.common.widgets import icon_button
+from companion.app.common.widgets import icon_button, sentence
 from companion.app.shell.controller import AppController
 from companion.app.shell.screens import ON_PAGE_CLOSE, SCREENS
 from companion.content.paths import user_data_dir
@@ -139,7 +139,8 @@ class Shell:
 
     # -- helpers for screens -------------------------------------------------------------
     def toast(self, text: str, error: bool = False) -> None:
-        bar = ft.SnackBar(ft.Text(text), bgcolor=ft.Colors.ERROR if error else None,
+        text = sentence(text)
+        bar = ft.SnackBar(ft.Text(text, semantics_label=text), bgcolor=ft.Colors.ERROR if error else None,
                           show_close_icon=True, duration=ft.Duration(seconds=6))
         self.page.show_dialog(bar)
 

@@ -132,7 +132,9 @@ def test_seat_boards_are_the_engine_state():
             s = st.seats[sb.seat]
             assert {x.key: x.value for x in sb.stats} == {"coins": s.coins, "tokens": s.tokens, "seals": s.seals,
                                                             "vp": s.vp, "rep": s.rep}
-            assert sb.stats_info == f"{s.name}: {s.coins} coins · {s.tokens} tokens · {s.seals} seals · {s.vp} VP · reputation {s.rep}"
+            w = lambda n, one: f"{n} {one if n == 1 else one + 's'}"  # noqa: E731  (issue 41, item 15: 1 token)
+            assert sb.stats_info == (f"{s.name}: {w(s.coins, 'coin')} · {w(s.tokens, 'token')} · {w(s.seals, 'seal')} · "
+                                     f"{s.vp} VP · reputation {s.rep}")
             assert [[(d.colour, d.value) for d in sl.dice] for sl in sb.slots] == [list(x) for x in s.slots]
             assert [x.tile.continent for x in sb.study] == [st.cards[c].continent for c in s.animals]
             for x, cid in zip(sb.study, s.animals):
@@ -205,3 +207,30 @@ def test_the_boards_draw_as_flet_controls_with_their_names():
         assert set(want) <= set(labels), set(want) - set(labels)
         dice = sum(1 for x in labels if re.match(r"^\w+ \d+, placed by ", x))
         assert dice == sum(st.central.values())
+
+
+@pytest.mark.parametrize("lang,continent,types", [
+    ("en", "Continent", ("Type I", "Type II", "Type III", "Type IV")),
+    ("fr", "Continent", ("Type I", "Type II", "Type III", "Type IV")),
+    ("it", "Continente", ("Tipo I", "Tipo II", "Tipo III", "Tipo IV")),
+])
+def test_publication_speaks_the_boards_language(lang, continent, types):
+    """Issue 41, item 10: Type I-IV plus "Continent", as the board prints them, never "Type 0"
+    ... "Type 4" (the publication grid, a card's cubes, the publish draft's chips and preview)."""
+    gt = GameText(lang)
+    assert [gt.pub_type(t) for t in range(5)] == [continent, *types]
+    st, _, placed = next(x for x in snapshots() if x[0].round >= 3)
+    board = bv.central_board(st, placed, gt)
+    rows = {r.type: r for r in board.publication}
+    if 0 in rows:
+        assert rows[0].text.startswith(continent + " · ")
+        assert all(c.info.startswith(continent + " · ") for c in rows[0].cells)
+    for t in range(1, 5):
+        if t in rows:
+            assert rows[t].text.startswith(("", "I", "II", "III", "IV")[t] + " · ")
+            assert all(c.info.startswith(types[t - 1] + " · ") for c in rows[t].cells)
+    shown = " ".join([r.text for r in board.publication] + [c.info for r in board.publication for c in r.cells])
+    shown += " ".join(c.info for s in bv.seat_boards(st, gt) for tile in s.study for c in tile.cubes)
+    shown += " ".join(gt("g.draft.pv_type", t=gt.pub_type(t), vp=3) for t in range(5))
+    assert not re.search(r"\b(Type|Tipo) [0-9]", shown), shown
+    assert not re.search(r"(^|· )0 ·", shown), shown

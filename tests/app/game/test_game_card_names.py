@@ -211,3 +211,29 @@ def test_a_named_card_in_french_displays(game_dir):
     cid = vm.state.animal_display[0]
     assert vm.card_label(cid) == "Aix galericulata (Europe)"
     assert "Aix galericulata" in vm.log()[-1]
+
+
+def test_the_log_counts_unnamed_animals_from_1_like_the_screens(game_dir):
+    """Issue 41, item 2: the action log said "Oceania animal #0" where the screens say #1."""
+    import re
+
+    vm = new_vm(game_dir)
+    step = to_reveal_animal(vm)
+    assert step.reveal("oceania")
+    first = vm.state.cards[vm.state.animal_display[0]]
+    label = vm.card_label(first.id)
+    assert label == "Oceania animal #1"
+    assert first.label() == label  # the engine's own label (queries' option texts, the CLI)
+    rng = random.Random(2)
+    for _ in range(300):
+        log = "\n".join(vm.log())
+        if label in log:
+            break
+        answer(vm, rng)
+    assert label in log, log
+    # every "<Continent> animal #N" of the log is the card the screens call so
+    found = re.findall(r"\b(Africa|America|Asia|Europe|Oceania) animal #(\d+)\b", log)
+    assert found
+    for cont, n in found:
+        assert vm.card_label(int(n) - 1) == f"{cont} animal #{n}", (cont, n)
+    assert not re.search(r"animal #0\b", log)

@@ -90,3 +90,24 @@ def test_the_same_refusal_in_italian(game_dir):
     assert not vm.confirm(RevealExpert(name))
     assert vm.error == f"{name} è già uscito dal mazzo in questa partita: controllate la carta"
     assert vm.log()[1] == f"il tavolo scopre l'esperto {name}"
+
+
+def test_the_automa_card_and_notes_speak_the_table_language(game_dir):
+    """Issue 41, item 1: the automa's card (its instructions) and the notes that follow a step
+    (its dice layout, what it gains) are in the screen's language."""
+    for lang, words in (("fr", ("Prenez", "Placez-le", "plateau")), ("it", ("Prendi", "Mettilo", "plancia"))):
+        vm = _french_game(game_dir / lang, lang)
+        rng = random.Random(3)
+        cards, notes = [], []
+        for _ in range(400):
+            if vm.step.kind == "automa":
+                cards.extend(vm.step.instructions)
+            answer(vm, rng)
+            notes.extend(vm.notes)
+            if len(cards) > 12 and notes:
+                break
+        text = "\n".join(cards + notes)
+        assert cards and notes, text
+        assert all(w in text for w in words), text
+        for english in (" takes ", "Place it", "Take the", " gains ", "board", "Set-up", "left to right"):
+            assert english not in text, (lang, english, text)

@@ -119,7 +119,8 @@ def test_resume_opens_the_saved_game_and_reports_a_bad_one(monkeypatch, game_dir
     third.ctl.open_game("20990101-000000-abcdef")
     body = GameScreen(third).view()
     assert game_vm(third.ctl) is None and holder(third.ctl).problem
-    assert holder(third.ctl).problem in texts(body)
+    problem = holder(third.ctl).problem
+    assert problem[:1].upper() + problem[1:] in texts(body)  # shown as a sentence (issue 41, item 15)
     assert GAME_KEY in third.ctl._screens
 
 
@@ -160,3 +161,90 @@ def _walk(control):
             v = getattr(c, name, None)
             if v is not None:
                 stack.append(v)
+
+
+def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
+    """Issue 41, item 15: "1 die read" / "1 animal" (proper plurals in the three languages, no
+    "(s)"), messages shown as sentences, and the accessibility tree names the wrong-code message,
+    "Take <expert>" and each category chip with its category group."""
+    import json
+    import re
+    from importlib import resources
+    from types import SimpleNamespace
+
+    from companion.app.game import view as game_view
+    from companion.engine import EXPERT
+
+    words = {lang: GameText(lang) for lang in ("en", "fr", "it")}
+    assert [words[x]("g.dice.read_ok", n=1) for x in words] == ["1 die read.", "1 dé lu.", "1 dado letto."]
+    assert [words[x]("g.dice.read_ok", n=3) for x in words] == ["3 dice read.", "3 dés lus.", "3 dadi letti."]
+    assert [words[x]("g.bd.gain.animal", n=2) for x in words] == ["2 animals", "2 animaux", "2 animali"]
+    assert [words[x]("g.bd.gain.animal", n=1) for x in words] == ["1 animal", "1 animal", "1 animale"]
+    assert words["fr"]("g.spend.coins", n=0) == "0 pièce"  # French: 0 is singular
+    assert words["en"]("g.setup.seat_gets", name="Ana", coins=1, tokens=2) == "Ana: 1 coin and 2 expedition tokens."
+    for lang in ("en", "fr", "it"):
+        for folder in (("companion.app.game", "i18n"), ("companion.app", "assets/i18n")):
+            table = json.loads(resources.files(folder[0]).joinpath(folder[1], f"{lang}.json").read_text("utf-8"))
+            left = {k: v for k, v in table.items() if re.search(r"\w\((s|x|e|es|aux)\)|\w/[ie]\b", v)}
+            assert not left, (lang, left)
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    shell = FakeShell(width=412, lang="fr")
+    shell.ctl.new_game()
+    build_screen("/new", shell).start()
+    vm = game_vm(shell.ctl)
+    screen = GameScreen(shell)
+    # an engine refusal (written lower-case, to be built into sentences) is shown as a sentence
+    vm.error = "il faut 44 Écus ; Ana en a 4"
+    shown = [c for c in _walk(ft.Column(screen.head_controls())) if isinstance(c, ft.Text) and c.value]
+    assert any(c.value == "Il faut 44 Écus ; Ana en a 4" and c.semantics_label == c.value for c in shown)
+    vm.error = None
+    # "Take <expert>": each button named with its expert
+    names = list(EXPERT)[:3]
+    step = SimpleNamespace(pending=SimpleNamespace(reason="round", from_deck=False), needs_slot=lambda: False,
+                           names=lambda: names, seat=0)
+    buttons = [c for c in _walk(ft.Column(screen.draw_choose_expert(step))) if isinstance(c, ft.TextButton)]
+    labels = {b.content.semantics_label for b in buttons}
+    assert {f"Prendre {n}" for n in names} <= labels
+    # category chips carry their group
+    step = SimpleNamespace(choices=lambda typ: ["mammal", "bird"] if typ == 1 else ["hot"], chosen=[None] * 4)
+    chips = [c for c in _walk(ft.Column(screen.draw_categories(step))) if isinstance(c, ft.Chip)]
+    assert "Type I · classe : mammifère" in {c.label.semantics_label for c in chips}
+    # the wrong join code's message has an accessible name
+    monkeypatch.setattr(game_view, "join_game", lambda ctl, code: "g.join.wrong")
+    form = screen.join_form()
+    field = next(c for c in _walk(form) if isinstance(c, ft.TextField))
+    try:
+        field.on_submit(None)
+    except RuntimeError:  # no page in this test: update() cannot send it
+        pass
+    problem = next(c for c in _walk(form) if isinstance(c, ft.Text) and c.color == ft.Colors.ERROR)
+    assert problem.visible and problem.value == GameText("fr")("g.join.wrong") == problem.semantics_label
+
+
+def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game_dir):
+    """Issue 41, item 13: the log is left-aligned, its order in time is said and numbered
+    (newest first, numbered from the first action), each line a sentence."""
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    shell = FakeShell(width=412, lang="en")
+    shell.ctl.new_game()
+    build_screen("/new", shell).start()
+    vm = game_vm(shell.ctl)
+    rng = random.Random(5)
+    for _ in range(25):
+        answer(vm, rng)
+    count, rows = vm.log_rows(40)
+    full = vm.log()
+    assert count == len(full) and len(rows) == min(40, count)
+    assert [k for k, _ in rows] == list(range(count, count - len(rows), -1))  # newest first
+    assert rows[0][1].lower() == full[-1].lower() and rows[-1][1].lower() == full[count - len(rows)].lower()
+    assert all(x[:1].isupper() for _, x in rows)
+    tile = GameScreen(shell).log_panel()
+    assert tile.expanded_cross_axis_alignment == ft.CrossAxisAlignment.START
+    assert tile.title.value == f"Action log ({count})"
+    assert tile.subtitle.value == f"Newest first: {count} is the latest action"
+    assert [c.value for c in tile.controls] == [f"{k}. {x}" for k, x in rows]
+    assert all(c.text_align == ft.TextAlign.LEFT and c.semantics_label == c.value for c in tile.controls)
+    answer(vm, rng)
+    again = GameScreen(shell).log_panel(tile)  # in place: the same tile, the new texts
+    assert again is tile and tile.controls[0].value.startswith(f"{vm.log_rows(1)[0]}. ")

@@ -22,7 +22,7 @@ def test_wizard_defaults_make_a_solo_game(game_dir):
     assert st.seats[1].kind == "automa" and sorted(st.seats[1].priority) == sorted(st.board.continents)
     assert st.pending.kind == "reveal_expert"
     steps = setup_steps(st, T)
-    assert any("Player 1: 1 coin(s)" in x for x in steps) and any("Automa: 2 coin(s)" in x for x in steps)
+    assert any("Player 1: 1 coin and " in x for x in steps) and any("Automa: 2 coins and " in x for x in steps)
     assert any("Behavior card Carl von Linné · 1/3" in x for x in steps)
 
 
@@ -103,3 +103,47 @@ def test_a_photo_with_too_many_game_dice_is_still_refused_and_changes_nothing():
     assert [(c.colour, c.value) for c in e.chips] == [("red", 2)]
     assert not e.load_read(FakeRead([unknown] * 5))   # nothing but unknown reads
     assert e.message_is_error and [(c.colour, c.value) for c in e.chips] == [("red", 2)]
+
+
+def test_the_unsure_message_follows_the_confirmations():
+    """Issue 41, item 5: "3 unsure" stayed on screen after the three were confirmed."""
+    bag = {"red": 4, "yellow": 4, "purple": 4, "blue": 4, "green": 4}
+    e = DiceEntry("Ana", 5, bag, T)
+    reads = [FakeDie("red", 3, unsure=True, confidence=0.6), FakeDie("blue", 6, unsure=True, confidence=0.6),
+             FakeDie("green", 1), FakeDie("yellow", 2, unsure=True, confidence=0.5)]
+    assert e.load_read(FakeRead(reads))
+    assert "3 unsure" in e.message and "1 missing" in e.message
+    e.confirm_chip(0)
+    assert "2 unsure" in e.message
+    e.set_value(1, 5)  # a correction settles it too
+    assert "1 unsure" in e.message
+    e.set_colour(3, "purple")
+    assert "unsure" not in e.message and "1 missing" in e.message
+    assert e.add("red", 4)
+    assert e.message is None or ("unsure" not in e.message and "missing" not in e.message)
+    assert not e.add("red", 5)  # a refusal is said, then the read's summary again once it is fixed
+    assert e.message_is_error and "unsure" not in e.message
+    e.clear()
+    assert e.message is None
+
+
+def test_a_selected_unsure_die_keeps_its_unsure_border():
+    """Issue 41, item 5: selecting an unsure die replaced its amber border with the selection's."""
+    import flet as ft
+
+    from companion.app.game.widgets import die_chip
+
+    def borders(c):
+        out = []
+        while c is not None:
+            b = getattr(c, "border", None)
+            if b is not None:
+                out.append(b.top.color)
+            c = getattr(c, "content", None)
+        return out
+
+    assert ft.Colors.AMBER in borders(die_chip("red", 3, "red 3 (unsure)", selected=True, unsure=True))
+    assert ft.Colors.ON_SURFACE in borders(die_chip("red", 3, "red 3 (unsure)", selected=True, unsure=True))
+    assert borders(die_chip("red", 3, "red 3", selected=True)) == [ft.Colors.ON_SURFACE]
+    assert borders(die_chip("red", 3, "red 3", unsure=True)) == [ft.Colors.AMBER]
+    assert borders(die_chip("red", 3, "red 3")) == []
