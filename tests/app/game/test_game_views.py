@@ -202,7 +202,7 @@ def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
     # "Take <expert>": each button named with its expert
     names = list(EXPERT)[:3]
     step = SimpleNamespace(pending=SimpleNamespace(reason="round", from_deck=False), needs_slot=lambda: False,
-                           names=lambda: names, seat=0)
+                           names=lambda: names, seat=0, one_shots=lambda: [])
     buttons = [c for c in _walk(ft.Column(screen.draw_choose_expert(step))) if isinstance(c, ft.TextButton)]
     labels = {b.content.semantics_label for b in buttons}
     assert {f"Prendre {n}" for n in names} <= labels
