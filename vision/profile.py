@@ -33,7 +33,7 @@ import uuid
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import cv2
 import numpy as np
@@ -52,6 +52,7 @@ CLASSIFIER_FILE = "dice_classifier.onnx"
 CACHE_DIR = "cache"
 CROP_CONTEXT = 2.0  # stored crop side = this x the die box's longer side (the classifier cuts 1.3)
 CROP_MAX_PX = 160  # stored crops are at most this many pixels on a side
+NEGATIVES_PER_PHOTO = 5  # at most this many "not a die" boxes kept per photo
 
 __all__ = ["AdaptedModel", "ConfirmedDie", "ProfileError", "TableProfile", "default_profile_dir", "load_adapted"]
 
@@ -72,11 +73,13 @@ class ConfirmedDie:
     colour: str | None  # LABEL_COLOURS or None (value only)
     source: str = ""  # the photo's file name
     image_sha: str = ""  # the decoded photo's sha256 (the same photo is not added twice)
+    die: bool = True  # False: a box the reader proposed that the player removed (not a die; value 0)
 
     def to_json(self) -> dict[str, Any]:
         return {"photo": self.photo, "crop": self.crop, "crop_box": [round(v, 2) for v in self.crop_box],
                 "box": [round(v, 2) for v in self.box], "image_size": list(self.image_size),
-                "value": self.value, "colour": self.colour, "source": self.source, "image_sha": self.image_sha}
+                "value": self.value, "colour": self.colour, "source": self.source, "image_sha": self.image_sha,
+                "die": self.die}
 
     @classmethod
     def from_json(cls, d: Any) -> "ConfirmedDie":
@@ -85,15 +88,17 @@ class ConfirmedDie:
         colour = d.get("colour")
         if colour is not None and colour not in LABEL_COLOURS:
             raise ValueError(f"unknown colour {colour!r}")
-        value = d["value"]
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise ValueError(f"value {value!r} is not 1-6")
+        value, die = d["value"], d.get("die", True)
+        if not isinstance(die, bool):
+            raise ValueError(f"die {die!r} is not true or false")
+        if isinstance(value, bool) or not isinstance(value, int) or not (1 <= value <= 6 if die else value == 0):
+            raise ValueError(f"value {value!r} is not 1-6 (0 for a box that is not a die)")
         crop = str(d["crop"])
         if Path(crop).is_absolute() or ".." in Path(crop).parts:
             raise ValueError(f"crop path {crop!r} leaves the profile")
         return cls(photo=int(d["photo"]), crop=crop, crop_box=_box(d["crop_box"]), box=_box(d["box"]),
                    image_size=(int(d["image_size"][0]), int(d["image_size"][1])), value=value, colour=colour,
-                   source=str(d.get("source", "")), image_sha=str(d.get("image_sha", "")))
+                   source=str(d.get("source", "")), image_sha=str(d.get("image_sha", "")), die=die)
 
 
 def _box(v: Any) -> tuple[float, float, float, float]:
@@ -196,7 +201,8 @@ class TableProfile:
             return out
         try:
             dice = self.dice()
-            out.update({"photos": len({d.photo for d in dice}), "dice": len(dice)})
+            out.update({"photos": len({d.photo for d in dice}), "dice": sum(d.die for d in dice),
+                        "not_dice": sum(not d.die for d in dice)})
             model = self.current_model()
             out["model"] = None if model is None else model.info
         except ProfileError as exc:
@@ -218,10 +224,15 @@ class TableProfile:
             _write_atomic(self.path / PROFILE_FILE, json.dumps(
                 {"format": FORMAT, "photos": 0, "dice": 0, "created": _now(), "updated": _now()}) + "\n")
 
-    def add_photos(self, photos: Iterable[LabelledPhoto], limits: ImageLimits = DEFAULT_LIMITS) -> dict[str, int]:
+    def add_photos(self, photos: Iterable[LabelledPhoto], limits: ImageLimits = DEFAULT_LIMITS,
+                   proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None = None,
+                   ) -> dict[str, int]:
         """Add the confirmed dice of ``photos`` (already parsed). Every photo is opened and
         checked before anything is written; a photo already in the profile (same pixels) is
-        skipped. Returns {"photos": added, "dice": added, "skipped": photos skipped}."""
+        skipped. ``proposals(working image)``: the boxes (working pixels) the reader would look
+        at; those far from every confirmed die are kept as "not a die" (at most
+        ``NEGATIVES_PER_PHOTO``: what a player removes from a read). Returns {"photos": added,
+        "dice": added, "negatives": added, "skipped": photos skipped}."""
         self.ensure_writable()
         existing = self.dice()  # raises on a torn profile: nothing is written then
         known = {d.image_sha for d in existing}
@@ -251,6 +262,14 @@ class TableProfile:
                     written.append(self.path / rel)
                     new.append(ConfirmedDie(next_photo, rel, crop_box, d.box, loaded.original_size, d.value,
                                             d.colour, photo.image.name, sha))
+                for k, box in enumerate(_negatives(loaded, photo, proposals)):
+                    crop, crop_box = cut_crop(loaded, box)
+                    rel = f"{CROPS_DIR}/p{next_photo:06d}-n{k:02d}.png"
+                    if not cv2.imwrite(str(self.path / rel), crop):
+                        raise OSError(f"cannot write {self.path / rel}")
+                    written.append(self.path / rel)
+                    new.append(ConfirmedDie(next_photo, rel, crop_box, box, loaded.original_size, 0, None,
+                                            photo.image.name, sha, die=False))
                 next_photo += 1
             self._write_dice(existing + new)
         except OSError as exc:
@@ -258,7 +277,8 @@ class TableProfile:
                 p.unlink(missing_ok=True)
             raise ProfileError(f"cannot write to the profile folder {self.path}: {exc}") from None
         added = len({d.photo for d in new})
-        return {"photos": added, "dice": len(new), "skipped": len(prepared) - added}
+        return {"photos": added, "dice": sum(d.die for d in new), "negatives": sum(not d.die for d in new),
+                "skipped": len(prepared) - added}
 
     def _write_dice(self, dice: list[ConfirmedDie]) -> None:
         _write_atomic(self.path / DICE_FILE, "".join(json.dumps(d.to_json()) + "\n" for d in dice))
@@ -387,6 +407,24 @@ class TableProfile:
             raise ProfileError(f"cannot clear the profile folder {self.path}: {exc.strerror or exc}") from None
         shutil.rmtree(gone, ignore_errors=True)
         return True
+
+
+def _negatives(loaded: Any, photo: LabelledPhoto,
+               proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None) -> list[tuple]:
+    """Proposed boxes (original pixels) whose centre lies outside every confirmed die's box
+    grown by half: not a die, by the player's confirmation of the whole photo."""
+    if proposals is None:
+        return []
+    ow, oh = loaded.original_size
+    sx, sy = loaded.image.shape[1] / ow, loaded.image.shape[0] / oh
+    out = []
+    for x, y, w, h in proposals(loaded.image):
+        box = (x / sx, y / sy, w / sx, h / sy)
+        cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+        if all(abs(cx - (d.box[0] + d.box[2] / 2)) > d.box[2] or abs(cy - (d.box[1] + d.box[3] / 2)) > d.box[3]
+               for d in photo.dice):
+            out.append(box)
+    return out[:NEGATIVES_PER_PHOTO]
 
 
 def cut_crop(loaded: Any, box: tuple[float, float, float, float]) -> tuple[np.ndarray, tuple[float, float, float, float]]:

@@ -45,6 +45,21 @@ def add_learn_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", type=Path, default=None, help="table profile folder (default: your own profile)")
 
 
+def _proposals():
+    """The shipped detector's candidate boxes that the reader would classify (working pixels),
+    or None when the shipped model cannot be loaded (the dice are still added)."""
+    from vision.model import DiceModel, ModelConfig
+    from vision.runtime import create_runtime
+
+    try:
+        cfg = ModelConfig()
+        det = DiceModel.from_files(create_runtime, config=cfg)
+    except Exception:  # noqa: BLE001 - no negatives without a model; the dice still count
+        return None
+    floor = cfg.min_det_score ** 2
+    return lambda image: [b for b, peak in det.detect(image) if peak >= floor]
+
+
 def run_learner(profile: Path, out: TextIO, err: TextIO, extra: list[str] | None = None) -> int:
     """``python -m visionlearn --profile DIR ...`` as a child process (its lines passed on)."""
     cmd = [sys.executable, "-m", "visionlearn", "--profile", str(profile), *(extra or [])]
@@ -68,13 +83,14 @@ def cmd_learn(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise CliError(f"error: {exc}; nothing was added") from None
     profile = TableProfile(args.profile)
     try:
-        added = profile.add_photos(photos)
+        added = profile.add_photos(photos, proposals=_proposals())
     except (ProfileError, LabelsError) as exc:
         raise CliError(f"error: {exc}; nothing was added") from None
     total = profile.dice()
     out.write(f"profile {profile.path}: added {added['dice']} dice of {added['photos']} photos"
+              + (f" and {added['negatives']} boxes that are not dice" if added["negatives"] else "")
               + (f" ({added['skipped']} photos already there or without dice)" if added["skipped"] else "")
-              + f"; it holds {len(total)} dice of {len({d.photo for d in total})} photos\n")
+              + f"; it holds {sum(d.die for d in total)} dice of {len({d.photo for d in total})} photos\n")
     out.flush()
     if args.no_learn:
         return 0

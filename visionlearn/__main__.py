@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 EXIT_NO_EXTRA = 3
@@ -48,8 +49,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
         return 0
     t, h = report["trained_on"], report["held_back"]
-    print(f"learned from {t['dice']} dice of {t['photos']} photos ({report['steps']} steps, "
-          f"{report['train_seconds']:.1f} s of training, {report['seconds']:.1f} s in all)")
+    print(f"learned from {t['dice']} dice of {t['photos']} photos" + (f" and {t['not_dice']} boxes that are not dice"
+          if t.get("not_dice") else "") + f" ({report['steps']} steps, {report['train_seconds']:.1f} s of training, "
+          f"{report['seconds']:.1f} s in all; this process used {time.process_time():.1f} s of CPU, torch's import included)")
     print(f"held back {h['dice']} dice of {h['photos']} photos: adapted {h['right']} right, shipped "
           f"{h['right_shipped']} right; sure at {report['unsure_below']}: {h['sure']} sure, {h['sure_wrong']} wrong")
     print(f"threshold: {report['threshold_rule']}")

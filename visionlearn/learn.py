@@ -90,24 +90,26 @@ def replay_crops(cache_dir: Path, log: Callable[[str], None] = print) -> dict[st
 
 
 def _labels(d: ConfirmedDie) -> tuple[int, int]:
+    if not d.die:
+        return -1, -1
     return d.value - 1, (-1 if d.colour is None else COLOUR_CLASSES.index(d.colour))
 
 
 def table_bank(profile: TableProfile, dice: list[ConfirmedDie], rng: np.random.Generator) -> dict[str, np.ndarray]:
     """``JITTERS`` classifier crops per confirmed die (the first as the box was confirmed, the
     others with the box jittered as detector boxes are), with their labels."""
-    crops, values, colours = [], [], []
+    crops, values, colours, dies = [], [], [], []
     for d in dice:
         img = profile.load_crop(d)
         v, c = _labels(d)
-        for j in range(JITTERS):
+        for j in range(JITTERS if d.die else 2):
             box = d.crop_box if j == 0 else _jitter_box(rng, d.crop_box)
             crops.append(crop_for_classifier(img, box, CROP, CONTEXT))
             values.append(v)
             colours.append(c)
-    n = len(crops)
+            dies.append(int(d.die))
     return {"crops": np.stack(crops), "value": np.array(values, np.int8), "colour": np.array(colours, np.int8),
-            "die": np.ones(n, np.int8)}
+            "die": np.array(dies, np.int8)}
 
 
 @torch.no_grad()
@@ -186,7 +188,7 @@ def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: in
     adopted model's ``model.json``); raises ``LearnError`` when nothing can be learned."""
     from .onnxout import write_classifier_onnx
 
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     torch.set_num_threads(max(1, threads))
     profile = TableProfile(profile_dir)
     if not profile.exists():
@@ -198,8 +200,8 @@ def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: in
     photos = list(dict.fromkeys(d.photo for d in dice))
     train_photos, held_photos = split_photos(photos)
     train_dice = [d for d in dice if d.photo in set(train_photos)]
-    held_dice = [d for d in dice if d.photo in set(held_photos)]
-    if not train_dice:
+    held_dice = [d for d in dice if d.photo in set(held_photos) and d.die]
+    if not any(d.die for d in train_dice):
         raise LearnError(f"{profile.path}: no confirmed dice to learn from")
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
@@ -219,7 +221,8 @@ def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: in
     report: dict[str, Any] = {
         "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "unsure_below": threshold, "threshold_rule": why,
-        "trained_on": {"photos": len(train_photos), "dice": len(train_dice)},
+        "trained_on": {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
+                       "not_dice": sum(not d.die for d in train_dice)},
         "held_back": {"photos": len(held_photos), "dice": len(held_dice), "right": right,
                       "right_shipped": shipped_right, "sure": sure, "sure_wrong": wrong},
         "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
@@ -234,7 +237,8 @@ def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: in
     try:
         report["onnx_max_diff"] = write_classifier_onnx(model, shipped, folder / CLASSIFIER_FILE,
                                                         bank["crops"][: min(16, len(bank["crops"]))])
-        report.update(adopted=True, seconds=round(time.perf_counter() - t0, 2))
+        report.update(adopted=True, seconds=round(time.perf_counter() - t0, 2),
+                      cpu_seconds=round(time.process_time() - cpu0, 2))
         profile.switch_model(folder, report)
     except BaseException:
         import shutil
