@@ -78,8 +78,9 @@ def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, 
     return tally.summary(with_colour=with_colour)
 
 
-def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO) -> tuple[float, str]:
-    """``python -m vision learn`` on a fresh profile; (wall seconds, its output)."""
+def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO) -> tuple[float, float, str]:
+    """``python -m vision learn`` on a fresh profile; (wall seconds, CPU seconds of the child
+    processes, their output)."""
     lab = profile.parent / f"{profile.name}.jsonl"
     lab.write_text("".join(json.dumps(line) + "\n" for line in labels))
     cmd = [sys.executable, "-m", "vision", "learn", "--profile", str(profile), str(lab), "--cache", str(cache)]
@@ -87,12 +88,16 @@ def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err:
         cmd = ["taskset", "-c", "0", *cmd]
     env = dict(os.environ, PYTHONPATH=str(REPO) + (os.pathsep + os.environ["PYTHONPATH"]
                                                    if os.environ.get("PYTHONPATH") else ""))
-    t0 = time.perf_counter()
+    import resource
+
+    t0, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     secs = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         raise RuntimeError(f"vision learn failed (exit {proc.returncode}): {proc.stderr.strip()[-800:]}")
-    return secs, proc.stdout
+    return secs, cpu, proc.stdout
 
 
 def adapted_reader(profile: Path, backend: str = "auto") -> Any:
@@ -124,8 +129,9 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
         reader = shipped
         if k:
             profile = work / f"{name.replace('/', '_').replace(' ', '_')}-k{k}"
-            secs, text = learn_profile(profile, labels[:k], cache, err)
+            secs, cpu, text = learn_profile(profile, labels[:k], cache, err)
             row["learn_seconds"] = round(secs, 1)
+            row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
             reader = adapted_reader(profile) or shipped
             model = __import__("vision.profile", fromlist=["TableProfile"]).TableProfile(profile).current_model()
@@ -151,13 +157,13 @@ def format_curves(curves: dict[str, Any]) -> str:
     lines = []
     for name, c in curves.items():
         lines.append(f"{name} ({'trained on' if c['trained_on'] else 'NO model trained on it'}; {c['note']})")
-        lines.append("| k photos (dice) | hands-free | sure-and-wrong | recall | value | colour | learn s | threshold |")
+        lines.append("| k photos (dice) | hands-free | sure-and-wrong | recall | value | colour | learn s (CPU s) | threshold |")
         lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for r in c["rows"]:
             sw = f"{_pct(r['sure_wrong_rate'])} ({r['confident_wrong']} / {r['confident_reads']})"
             lines.append(f"| {r['k']} ({r['confirmed_dice']}) | {_pct(r['hands_free'])} | {sw} | {_pct(r['recall'])} | "
                          f"{_pct(r['value_accuracy'])} | {_pct(r['colour_accuracy'])} | "
-                         f"{r.get('learn_seconds', '-')} | {r['unsure_below']}{'' if r.get('adopted', True) else ' (not adopted)'} |")
+                         f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {r['unsure_below']}{'' if r.get('adopted', True) else ' (not adopted)'} |")
         lines.append("")
     return "\n".join(lines)
 
