@@ -9,7 +9,8 @@ module), then runs the learner as another process, ``python -m visionlearn --pro
 the optional ``learn`` extra; the runtime never imports it), and says what it learned and how
 long it took. Exit codes: 0 learned (or ``--no-learn``: dice kept); 2 unusable input or profile,
 nothing changed; 3 the dice were kept but the ``learn`` extra is not installed (reads go on with
-the last good model); 1 the learner failed (the dice were kept, the last good model stays).
+the last good model); 1 the learner failed (the dice were kept, the last good model stays); 2
+also when the learner finds nothing to learn (no confirmed die in the profile).
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ def cmd_learn(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write("the dice are kept in the profile; reads go on with the last good model. Learning needs the "
                   "optional 'learn' extra: pip install 'encyclopedia-companion[learn]'\n")
         return EXIT_NO_EXTRA
+    if code == 2:
+        err.write("nothing was learned; reads go on with the last good model\n")
+        return 2
     if code != 0:
         err.write(f"learning failed (exit {code}); the dice are kept and reads go on with the last good model\n")
         return 1

@@ -62,6 +62,7 @@ def test_split_photos_holds_back_every_fourth():
     assert L.split_photos(list(range(1, 11))) == ([1, 2, 3, 5, 6, 7, 9, 10], [4, 8])
 
 
+@pytest.mark.slow
 def test_learning_changes_the_reads_and_a_failed_learn_keeps_the_last_model(tmp_path, monkeypatch):
     from vision.model import DEFAULT_MODEL_DIR
 
@@ -112,6 +113,7 @@ def test_nothing_to_learn_and_a_torn_profile(tmp_path):
         L.learn(prof.path, log=lambda m: None)
 
 
+@pytest.mark.slow
 def test_vision_learn_then_read_with_the_profile(tmp_path):
     labels = _scenes(tmp_path, 30, 2)
     # the child process builds the full replay: give it a small ready cache of that name
@@ -131,3 +133,13 @@ def test_vision_learn_then_read_with_the_profile(tmp_path):
     image = str(tmp_path / "scene30.jpg")
     assert main(["read", "--json", "--profile", str(tmp_path / "prof"), image], out=out, err=io.StringIO()) == 0
     assert json.loads(out.getvalue())["dice"]
+
+
+def test_vision_learn_with_no_die_to_learn_from(tmp_path):
+    img = tmp_path / "empty.png"
+    cv2.imwrite(str(img), np.full((240, 320, 3), 128, np.uint8))
+    (tmp_path / "l.jsonl").write_text(json.dumps({"image": img.name, "dice": []}) + "\n")
+    err = io.StringIO()
+    code = main(["learn", "--profile", str(tmp_path / "prof"), str(tmp_path / "l.jsonl")], out=io.StringIO(), err=err)
+    assert code == 2 and "no confirmed dice to learn from" in err.getvalue()
+    assert TableProfile(tmp_path / "prof").current_model() is None

@@ -1,7 +1,8 @@
 """``python -m vision bench --adapt``: the table profile's learning curve (issue 38, item 4).
 
 Per domain (domains no model trained on first): its photos in a fixed shuffled order (seed
-``POOL_SEED``); the first ``max(ks)`` are the pool of photos a player confirms, the rest are read.
+``POOL_SEED``); the first ``max(ks)`` with a die to confirm are the pool of photos a player
+confirms, all the others are read.
 For every k of ``ks`` (0, 1, 2, 5, 10, 20) a FRESH temporary profile gets the first k pool photos
 as confirmations (``python -m vision learn --profile TMP LABELS.jsonl``, a child process, its
 wall time is the learning time, pinned to one core where ``taskset`` exists), and the domain's
@@ -118,11 +119,18 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
                cache: Path, err: TextIO) -> list[dict[str, Any]]:
     order = np.random.default_rng(POOL_SEED).permutation(len(items))
     pool_n = max(ks)
-    if len(items) <= pool_n:
-        raise ValueError(f"{name}: {len(items)} photos, the curve needs more than {pool_n}")
-    pool = [items[i] for i in order[:pool_n]]
-    rest = [items[i] for i in order[pool_n:]]
-    labels = [confirmation(it, kind, shipped) for it in pool]
+    # the pool: the first photos of the order with a die to confirm (a photo of no dice teaches nothing)
+    pool_idx, labels = [], []
+    for i in order:
+        if len(pool_idx) == pool_n:
+            break
+        line = confirmation(items[i], kind, shipped)
+        if line["dice"]:
+            pool_idx.append(i)
+            labels.append(line)
+    rest = [items[i] for i in order if i not in set(pool_idx)]
+    if len(pool_idx) < pool_n or not rest:
+        raise ValueError(f"{name}: {len(items)} photos, the curve needs {pool_n} with dice and more to read")
     rows = []
     for k in ks:
         row: dict[str, Any] = {"k": k, "confirmed_dice": sum(len(lab["dice"]) for lab in labels[:k])}
