@@ -32,7 +32,7 @@ def choose_threshold(reads: Sequence[tuple[float, bool]]) -> tuple[float, str]:
     game colour are never sure and are left out by the caller). Returns (threshold, why)."""
     n = len(reads)
     if n == 0:
-        return NO_EVIDENCE, f"no held-back dice: {NO_EVIDENCE}"
+        return NO_EVIDENCE, f"no held-back dice that can be sure: {NO_EVIDENCE}"
     if n >= MIN_HELD_BACK:
         for t in GRID:
             sure, wrong = sure_counts(reads, t)

@@ -28,7 +28,7 @@ def test_few_held_back_dice_stay_conservative():
 
 
 def test_no_evidence_and_nothing_sure():
-    assert choose_threshold([]) == (NO_EVIDENCE, "no held-back dice: 0.88")
+    assert choose_threshold([]) == (NO_EVIDENCE, "no held-back dice that can be sure: 0.88")
     assert NO_EVIDENCE > SMALL_FLOOR
     assert choose_threshold([(0.999, False)])[0] == NOTHING_SURE > 1.0
     assert choose_threshold([(0.999, False)] * 50)[0] == NOTHING_SURE

@@ -79,12 +79,15 @@ def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, 
     return tally.summary(with_colour=with_colour)
 
 
-def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO) -> tuple[float, float, str]:
+def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO,
+                  steps: int | None = None) -> tuple[float, float, str]:
     """``python -m vision learn`` on a fresh profile; (wall seconds, CPU seconds of the child
     processes, their output)."""
     lab = profile.parent / f"{profile.name}.jsonl"
     lab.write_text("".join(json.dumps(line) + "\n" for line in labels))
     cmd = [sys.executable, "-m", "vision", "learn", "--profile", str(profile), str(lab), "--cache", str(cache)]
+    if steps is not None:
+        cmd += ["--steps", str(steps)]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     env = dict(os.environ, PYTHONPATH=str(REPO) + (os.pathsep + os.environ["PYTHONPATH"]
@@ -116,7 +119,7 @@ def adapted_reader(profile: Path, backend: str = "auto") -> Any:
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,
-               cache: Path, err: TextIO) -> list[dict[str, Any]]:
+               cache: Path, err: TextIO, steps: int | None = None) -> list[dict[str, Any]]:
     order = np.random.default_rng(POOL_SEED).permutation(len(items))
     pool_n = max(ks)
     # the pool: the first photos of the order with a die to confirm (a photo of no dice teaches nothing)
@@ -137,7 +140,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
         reader = shipped
         if k:
             profile = work / f"{name.replace('/', '_').replace(' ', '_')}-k{k}"
-            secs, cpu, text = learn_profile(profile, labels[:k], cache, err)
+            secs, cpu, text = learn_profile(profile, labels[:k], cache, err, steps)
             row["learn_seconds"] = round(secs, 1)
             row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
@@ -211,7 +214,7 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
                 continue
             err.write(f"learning curve of {name} ({len(items)} photos)...\n")
             try:
-                rows = run_domain(name, items, kind, shipped, ks, work, cache, err)
+                rows = run_domain(name, items, kind, shipped, ks, work, cache, err, getattr(args, "adapt_steps", None))
             except ValueError as exc:
                 err.write(f"skipping {name}: {exc}\n")
                 continue

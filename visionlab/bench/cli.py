@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the table profile's learning curve per domain (visionlab/bench/adapt.py) instead of the figures")
     p.add_argument("--adapt-ks", type=int, nargs="+", default=None,
                    help="with --adapt: the numbers of confirmed photos (default 0 1 2 5 10 20)")
+    p.add_argument("--adapt-steps", type=int, default=None, help="with --adapt: the learner's steps (default its own)")
     p.add_argument("--adapt-trained", action="store_true", help="with --adapt: also the domains the shipped model trained on")
     add_common_options(p, calibration=False)
     return p
