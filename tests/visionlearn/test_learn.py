@@ -68,7 +68,7 @@ def test_learning_changes_the_reads_and_a_failed_learn_keeps_the_last_model(tmp_
 
     prof = TableProfile(tmp_path / "prof")
     prof.add_photos(parse_labels(_scenes(tmp_path, 0, 4)))
-    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=20, log=lambda m: None)
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
     assert report["adopted"] and report["trained_on"]["photos"] == 3 and report["held_back"]["photos"] == 1
     assert report["held_back"]["right"] > report["held_back"]["right_shipped"]  # it learned the table's "purple"
     assert report["onnx_max_diff"] < 1e-3
@@ -78,7 +78,7 @@ def test_learning_changes_the_reads_and_a_failed_learn_keeps_the_last_model(tmp_
     after = _purple_share(model.classifier, tmp_path)
     assert after > before + 0.2, (before, after)
     # the same profile and seed give the same model
-    again = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=20, log=lambda m: None)
+    again = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
     assert again["held_back"] == report["held_back"] and again["final_loss"] == report["final_loss"]
     good = prof.current_model()
     # a learn that fails while writing its model: the last good model stays, no half folder
