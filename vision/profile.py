@@ -209,10 +209,21 @@ class TableProfile:
             out["error"] = str(exc)
         return out
 
+    def _check_is_profile_or_new(self) -> None:
+        """A folder that exists, holds files and has no ``profile.json`` is someone else's: it
+        is never written into, replaced or deleted."""
+        if self.path.is_dir() and not self.exists() and any(
+                not p.name.startswith(".") for p in self.path.iterdir()):
+            raise ProfileError(f"{self.path} is not a table profile (it holds other files and no {PROFILE_FILE}); "
+                               "give an empty or new folder")
+        if self.path.exists() and not self.path.is_dir():
+            raise ProfileError(f"{self.path} is a file, not a table profile folder")
+
     # --- writing ---------------------------------------------------------------------------
     def ensure_writable(self) -> None:
         """Create the folder (and profile.json) if needed; ``ProfileError`` when it cannot be
-        written. Nothing is left behind by the check."""
+        written or is another folder. Nothing is left behind by the check."""
+        self._check_is_profile_or_new()
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             probe = self.path / f".write-check-{uuid.uuid4().hex[:8]}"
@@ -358,6 +369,7 @@ class TableProfile:
         """Replace this profile by an exported one. The zip is unpacked beside the profile and
         checked first; a bad zip changes nothing."""
         src = Path(src)
+        self._check_is_profile_or_new()
         try:
             z = zipfile.ZipFile(src)
         except (OSError, zipfile.BadZipFile) as exc:
@@ -400,6 +412,7 @@ class TableProfile:
         was nothing."""
         if not self.path.exists():
             return False
+        self._check_is_profile_or_new()
         gone = self.path.parent / f".{self.path.name}.cleared-{uuid.uuid4().hex[:8]}"
         try:
             os.replace(self.path, gone)

@@ -251,6 +251,27 @@ def test_export_import_clear(tmp_path):
     assert json.loads(shown.getvalue())["dice"] == 9
 
 
+def test_a_folder_that_is_not_a_profile_is_never_written_replaced_or_deleted(tmp_path):
+    other = tmp_path / "Documents"
+    other.mkdir()
+    (other / "letter.txt").write_text("keep me")
+    prof = TableProfile(other)
+    zpath = tmp_path / "t.zip"
+    donor = TableProfile(tmp_path / "donor")
+    donor.add_photos(parse_labels(_labels(tmp_path)))
+    donor.export(zpath)
+    for action in (lambda: prof.clear(), lambda: prof.import_from(zpath),
+                   lambda: prof.add_photos(parse_labels(tmp_path / "labels.jsonl"))):
+        with pytest.raises(ProfileError, match="is not a table profile"):
+            action()
+    assert sorted(p.name for p in other.iterdir()) == ["letter.txt"]
+    assert main(["profile", "clear", "--profile", str(other)], out=io.StringIO(), err=io.StringIO()) == 2
+    assert (other / "letter.txt").read_text() == "keep me"
+    # an empty folder is fine
+    (tmp_path / "empty").mkdir()
+    assert TableProfile(tmp_path / "empty").import_from(zpath)["dice"] == 9
+
+
 def test_the_default_profile_is_in_the_apps_user_data_dir(monkeypatch, tmp_path):
     from companion.content.paths import user_data_dir
 
