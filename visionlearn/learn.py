@@ -177,6 +177,42 @@ def train(model: torch.nn.Module, bank: dict[str, np.ndarray], replay: dict[str,
     return sum(tail) / len(tail) if tail else 0.0
 
 
+LOCK_FILE = ".learn.lock"
+
+
+class _Lock:
+    """One learner per profile: ``<profile>/.learn.lock`` holds the learner's pid; a lock whose
+    process is gone is stale and taken over."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = Path(folder) / LOCK_FILE
+
+    def __enter__(self) -> "_Lock":
+        import os
+
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    pid = int(self.path.read_text().strip() or 0)
+                    os.kill(pid, 0)
+                except (ValueError, ProcessLookupError, FileNotFoundError):
+                    self.path.unlink(missing_ok=True)  # stale: its learner is gone
+                    continue
+                except PermissionError:
+                    pass
+                raise LearnError(f"another learn is running on {self.path.parent} (process {pid}); "
+                                 "the last good model stays") from None
+            with os.fdopen(fd, "w") as f:
+                f.write(str(os.getpid()))
+            return self
+        raise LearnError(f"cannot take the learn lock {self.path}")
+
+    def __exit__(self, *exc: object) -> None:
+        self.path.unlink(missing_ok=True)
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -185,7 +221,15 @@ def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: in
           model_dir: str | Path | None = None, threads: int = 1,
           log: Callable[[str], None] = print) -> dict[str, Any]:
     """Adapt the classifier to the profile's dice (module doc). Returns the report (also the
-    adopted model's ``model.json``); raises ``LearnError`` when nothing can be learned."""
+    adopted model's ``model.json``); raises ``LearnError`` when nothing can be learned or another
+    learner holds the profile."""
+    if not TableProfile(profile_dir).exists():
+        raise LearnError(f"no table profile at {Path(profile_dir)}")
+    with _Lock(Path(profile_dir)):
+        return _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log)
+
+
+def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict[str, Any]:
     from .onnxout import write_classifier_onnx
 
     t0, cpu0 = time.perf_counter(), time.process_time()

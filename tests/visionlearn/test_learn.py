@@ -103,6 +103,29 @@ def test_value_only_labels_train_the_value_only(tmp_path):
     assert report["trained_on"]["photos"] == len(L.split_photos(photos)[0])
 
 
+def test_one_learner_per_profile(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 20, 2)))
+    lock = prof.path / L.LOCK_FILE
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        lock.write_text(str(other.pid))
+        with pytest.raises(L.LearnError, match="another learn is running"):
+            L.learn(prof.path, log=lambda m: None)
+        assert lock.exists() and prof.current_model() is None
+    finally:
+        other.kill()
+        other.wait()
+    # its process is gone: the lock is stale and taken over, then released
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=2, log=lambda m: None)
+    assert "held_back" in report and not lock.exists()
+    assert os.getpid() != other.pid
+
+
 def test_nothing_to_learn_and_a_torn_profile(tmp_path):
     with pytest.raises(L.LearnError, match="no table profile"):
         L.learn(tmp_path / "none", log=lambda m: None)
