@@ -5,6 +5,8 @@
     python -m vision calibrate PHOTO --colours red,yellow,purple,blue,green
     python -m vision calibrate PHOTO [PHOTO ...] --colour blue
     python -m vision calibrate --show | --clear
+    python -m vision learn [--profile DIR] LABELS.jsonl        (vision/profile_cli.py)
+    python -m vision profile show | export F | import F | clear [--profile DIR]
     python -m vision bench [--synthetic-count N] [--seed S] [--sizes webcam|vga|mixed|phone]
                            [--real DIR | --no-real] [--speed-runs N] [--json]
 
@@ -16,7 +18,9 @@ Common options: ``--backend auto|onnxruntime|opencv``, ``--model-dir DIR``, ``--
 
 Exit codes: ``read`` 0 when at least one image was read, 1 when every image failed, 2 when the
 model or the arguments are unusable; ``live`` 0 at the end of the video (or Ctrl-C), 1 when a
-camera stops sending frames, 2 when the source cannot be opened; ``calibrate`` 0 / 2.
+camera stops sending frames, 2 when the source cannot be opened; ``calibrate`` 0 / 2; ``learn``
+0 / 1 / 2 / 3 (vision/profile_cli.py). ``read`` and ``live`` use the table profile's adapted
+model when there is one (``--profile DIR``, default the user's; ``--no-profile``).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from vision.cli import CliError, ReaderFactory, add_common_options, default_reader_factory
+from vision.cli import (CliError, ReaderFactory, add_common_options, add_profile_options, default_reader_factory,
+                        resolve_profile)
 from vision.config import DICE_COLOURS, default_calibration_path
 
 __all__ = ["CliError", "ReaderFactory", "build_parser", "default_reader_factory", "main"]
@@ -42,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("images", nargs="+", help="image files ('-' reads one image from stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per line per image")
     add_common_options(p)
+    add_profile_options(p)
 
     p = sub.add_parser("live", help="read dice from a webcam or video whenever the scene is still")
     src = p.add_mutually_exclusive_group(required=True)
@@ -51,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--still-seconds", type=float, default=None,
                    help="how long the scene must stay still before it is read (default from config)")
     add_common_options(p)
+    add_profile_options(p)
 
     p = sub.add_parser("calibrate", help="learn your own dice colours under your own light")
     p.add_argument("images", nargs="*", help="photos of your dice")
@@ -63,6 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_common_options(p, calibration=False)
     p.add_argument("--calibration", type=Path, default=None,
                    help=f"calibration file to write (default: {default_calibration_path()})")
+
+    from vision.profile_cli import add_learn_parsers
+
+    add_learn_parsers(sub)
 
     # the benchmark is the lab's (visionlab.bench): ``main`` hands ``bench ...`` off to it unparsed
     p = sub.add_parser("bench", help="accuracy and speed on held-out synthetic scenes and real photos",
@@ -103,6 +114,7 @@ def _text_line(image: str, result: Any) -> str:
 def cmd_read(args: argparse.Namespace, factory: ReaderFactory, out: TextIO, err: TextIO) -> int:
     from vision.reader import ReadResult
 
+    resolve_profile(args, err)
     reader = factory(args, _load_calibration(args, err))
     failures = 0
     stdin_used = False
@@ -146,6 +158,7 @@ def cmd_live(args: argparse.Namespace, factory: ReaderFactory, out: TextIO, err:
     except LiveSourceError as exc:
         raise CliError(f"error: {exc}") from None
     try:
+        resolve_profile(args, err)
         reader = factory(args, _load_calibration(args, err))
         source = args.video if args.video is not None else f"camera:{args.camera}"
         run_live(reader, frames_from_capture(cap, is_file, config), source, out=out, config=config,
@@ -238,6 +251,10 @@ def main(
     factory = reader_factory or default_reader_factory
     commands = {"read": cmd_read, "live": cmd_live, "calibrate": cmd_calibrate}
     try:
+        if args.command in ("learn", "profile"):
+            from vision.profile_cli import cmd_learn, cmd_profile
+
+            return (cmd_learn if args.command == "learn" else cmd_profile)(args, out, err)
         return commands[args.command](args, factory, out, err)
     except CliError as exc:
         err.write(str(exc) + "\n")

@@ -34,6 +34,34 @@ def add_common_options(p: argparse.ArgumentParser, calibration: bool = True) -> 
         p.add_argument("--no-calibration", action="store_true", help="ignore any colour calibration")
 
 
+def add_profile_options(p: argparse.ArgumentParser) -> None:
+    """``--profile DIR`` / ``--no-profile``: read with a table profile's adapted model (default:
+    the user's own profile when it holds one; docs/vision.md, "The table profile")."""
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--profile", type=Path, default=None,
+                       help="table profile folder whose adapted model reads (default: your own profile, when it has one)")
+    which.add_argument("--no-profile", action="store_true", help="read with the shipped model, ignoring any profile")
+
+
+def resolve_profile(args: argparse.Namespace, err: Any) -> Any:
+    """The adapted model ``args`` asks for (``vision.profile.AdaptedModel``) or None; sets
+    ``args.adapted``. A broken profile is reported on ``err`` and ignored (the shipped model
+    reads); a ``--profile`` folder that does not exist is an error (a typo, not a table)."""
+    from vision.profile import ProfileError, TableProfile
+
+    args.adapted = None
+    if getattr(args, "no_profile", False) or getattr(args, "model_dir", None) is not None and args.profile is None:
+        return None
+    explicit = getattr(args, "profile", None)
+    if explicit is not None and not Path(explicit).is_dir():
+        raise CliError(f"error: no table profile folder at {explicit}")
+    try:
+        args.adapted = TableProfile(explicit).current_model()
+    except ProfileError as exc:
+        err.write(f"warning: ignoring the table profile, reading with the shipped model: {exc}\n")
+    return args.adapted
+
+
 def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     """Build the shipped reader; raise CliError(2) with the reason when the model is unusable."""
     from vision.reader import DiceReader
@@ -49,6 +77,9 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     pip_check = getattr(args, "pip_check", None)
     if pip_check is not None:
         config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
+    adapted = getattr(args, "adapted", None)
+    if adapted is not None:
+        config = replace(config, unsure_below=adapted.unsure_below)
     unsure_below = getattr(args, "unsure_below", None)
     if unsure_below is not None:
         if not 0.0 <= unsure_below <= 1.0:
@@ -57,7 +88,7 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     try:
         return DiceReader.from_files(
             model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,
-            config=config,
+            config=config, classifier=None if adapted is None else adapted.classifier,
         )
     except (ModelLoadError, FileNotFoundError, ImportError, ValueError, OSError) as exc:
         raise CliError(f"error: cannot load the dice model: {exc}") from None

@@ -22,6 +22,7 @@ APP_DIR_NAME = "EncyclopediaCompanion"  # Windows and macOS
 XDG_DIR_NAME = "encyclopedia-companion"  # elsewhere
 DATA_DIR_ENV = "ENCYCLOPEDIA_DATA_DIR"
 CALIBRATION_FILE = "dice-calibration.json"
+PROFILE_DIR_NAME = "table-profile"  # the table profile (vision/profile.py), beside the calibration
 
 # The five Encyclopedia dice colours, in the order of the model's colour output (then "other").
 DICE_COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
@@ -47,6 +48,12 @@ def user_data_dir() -> Path:
 
 def default_calibration_path() -> Path:
     return user_data_dir() / CALIBRATION_FILE
+
+
+def default_profile_dir() -> Path:
+    """The table profile's folder (docs/vision.md, "The table profile"): in the same user data
+    directory as the app's saves and the colour calibration."""
+    return user_data_dir() / PROFILE_DIR_NAME
 
 
 @dataclass(frozen=True)

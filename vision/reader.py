@@ -245,18 +245,22 @@ class DiceReader:
         config: ReaderConfig = DEFAULT_READER,
         limits: ImageLimits = DEFAULT_LIMITS,
         calibration: "Calibration | None" = None,
+        classifier: str | Path | None = None,
     ) -> "DiceReader":
-        """Load ``models/`` (or ``model_dir``) with the chosen runtime backend.
+        """Load ``models/`` (or ``model_dir``) with the chosen runtime backend; ``classifier``:
+        another classifier file (a table profile's adapted one, vision/profile.py) beside the
+        shipped detector.
 
         Raises ``vision.runtime.ModelLoadError`` / ``FileNotFoundError`` / the model's
         ``ModelMismatchError`` when the model files are missing or do not match."""
         from functools import partial
 
-        from vision.model import DiceModel  # the model engineer's module (docs/vision-model.md)
+        from vision.model import DiceModel, ModelConfig  # the model engineer's module (docs/vision-model.md)
         from vision.runtime import create_runtime
 
         factory = partial(create_runtime, backend=backend, threads=threads)
-        model = DiceModel.from_files(factory, model_dir=model_dir)
+        model_config = None if classifier is None else ModelConfig(classifier_file=str(Path(classifier).resolve()))
+        model = DiceModel.from_files(factory, model_dir=model_dir, config=model_config)
         return cls(model, config=config, limits=limits, calibration=calibration)
 
     def read_loaded(self, loaded: LoadedImage) -> list[Die]:

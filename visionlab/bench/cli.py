@@ -44,11 +44,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trained-on", default=None,
                    help="comma-separated domains the model was trained on (default models/training.json)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--adapt", action="store_true",
+                   help="the table profile's learning curve per domain (visionlab/bench/adapt.py) instead of the figures")
+    p.add_argument("--adapt-ks", type=int, nargs="+", default=None,
+                   help="with --adapt: the numbers of confirmed photos (default 0 1 2 5 10 20)")
+    p.add_argument("--adapt-steps", type=int, default=None, help="with --adapt: the learner's steps (default its own)")
+    p.add_argument("--adapt-trained", action="store_true", help="with --adapt: also the domains the shipped model trained on")
     add_common_options(p, calibration=False)
     return p
 
 
 def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err: TextIO) -> int:
+    if getattr(args, "adapt", False):
+        from .adapt import run_adapt
+
+        return run_adapt(args, out, err)
     count = DEFAULT_COUNT if args.synthetic_count is None else args.synthetic_count
     if count < 0:
         raise CliError("error: --synthetic-count must be >= 0")

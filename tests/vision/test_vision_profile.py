@@ -1,0 +1,348 @@
+"""The table profile (vision/profile.py, vision/labels.py, ``python -m vision learn|profile``,
+``read --profile``): runtime only, no torch. Learning itself: tests/visionlearn/."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.__main__ import main
+from vision.config import default_profile_dir
+from vision.labels import LabelsError, parse_labels
+from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DICE_FILE, MODEL_DIR, PROFILE_FILE, ProfileError,
+                            TableProfile)
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED_CLASSIFIER = ROOT / "models" / "dice_classifier.onnx"
+COLOURS = {"red": (40, 40, 200), "blue": (200, 80, 30), "green": (60, 170, 60)}
+
+
+def _photo(path: Path, seed: int, n: int = 3) -> list[dict]:
+    """A 320x240 photo of ``n`` coloured squares with white pips; returns its labels' dice."""
+    rng = np.random.default_rng(seed)
+    img = np.full((240, 320, 3), (90, 120, 150), np.uint8)
+    dice = []
+    for k in range(n):
+        x, y, s = 20 + 100 * k, int(rng.integers(30, 150)), 50
+        colour = list(COLOURS)[k % 3]
+        cv2.rectangle(img, (x, y), (x + s, y + s), COLOURS[colour], -1)
+        value = int(rng.integers(1, 7))
+        for p in range(value):
+            cv2.circle(img, (x + 10 + 12 * (p % 3), y + 15 + 18 * (p // 3)), 4, (250, 250, 250), -1)
+        dice.append({"box": [x, y, s, s], "value": value, "colour": colour})
+    cv2.imwrite(str(path), img)
+    return dice
+
+
+def _labels(tmp: Path, photos: int = 3, name: str = "labels.jsonl") -> Path:
+    lines = []
+    for i in range(photos):
+        img = tmp / f"photo{i}.png"
+        lines.append({"image": img.name, "dice": _photo(img, i)})
+    path = tmp / name
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    if not folder.exists():
+        return {}
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_profile_round_trip_and_reopen(tmp_path):
+    labels = _labels(tmp_path)
+    prof = TableProfile(tmp_path / "prof")
+    assert not prof.exists() and prof.dice() == []
+    added = prof.add_photos(parse_labels(labels))
+    assert added["photos"] == 3 and added["dice"] == 9
+    again = TableProfile(tmp_path / "prof")  # a restart: a new object on the same folder
+    dice = again.dice()
+    want = [d for line in labels.read_text().splitlines() for d in json.loads(line)["dice"]]
+    assert [(d.value, d.colour, list(d.box)) for d in dice] == [(w["value"], w["colour"], w["box"]) for w in want]
+    assert sorted({d.photo for d in dice}) == [1, 2, 3]
+    crop = again.load_crop(dice[0])
+    x, y, w, h = dice[0].crop_box
+    assert crop.shape[0] == crop.shape[1] == 100  # 2.0 x the 50 px die
+    assert abs(x + w / 2 - 50) < 1 and abs(w - 50) < 1
+    # the die's own colour fills the centre of the stored crop
+    assert np.abs(crop[int(y) + 3, int(x) + 3].astype(int) - COLOURS[dice[0].colour]).max() < 10
+    assert json.loads((tmp_path / "prof" / PROFILE_FILE).read_text())["dice"] == 9
+
+
+def test_the_same_photo_is_not_added_twice(tmp_path):
+    labels = _labels(tmp_path)
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(labels))
+    added = prof.add_photos(parse_labels(labels))
+    assert added == {"photos": 0, "dice": 0, "negatives": 0, "skipped": 3}
+    assert len(prof.dice()) == 9
+
+
+def test_value_only_and_unknown_colour_labels(tmp_path):
+    img = tmp_path / "p.png"
+    dice = _photo(img, 5, 2)
+    dice[0]["colour"] = None
+    dice[1]["colour"] = "unknown"  # read --json's word for "other"
+    (tmp_path / "l.jsonl").write_text(json.dumps({"image": str(img), "dice": dice, "ms": 3.0}) + "\n")
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(tmp_path / "l.jsonl"))
+    assert [d.colour for d in prof.dice()] == [None, "other"]
+
+
+@pytest.mark.parametrize("line, why", [
+    ("{not json", "line 2: not JSON"),
+    ('{"image": "photo0.png"}', "line 2: \"dice\" must be a list"),
+    ('{"image": "photo0.png", "dice": [{"box": [1, 2, 3], "value": 2, "colour": "red"}]}', "die 1: \"box\""),
+    ('{"image": "photo0.png", "dice": [{"box": [1, 2, 30, 30], "value": 7, "colour": "red"}]}', "\"value\" must be"),
+    ('{"image": "photo0.png", "dice": [{"box": [1, 2, 30, 30], "value": 3, "colour": "pink"}]}', "\"colour\" must be"),
+    ('{"image": "photo0.png", "dice": [{"box": [300, 200, 50, 50], "value": 3, "colour": "red"}]}',
+     "lies outside the image (320x240"),
+    ('{"image": "nowhere.png", "dice": []}', "file not found"),
+    ('{"image": "notes.txt", "dice": []}', "not an image"),
+])
+def test_a_bad_labels_line_is_named_and_changes_nothing(tmp_path, line, why):
+    good = _labels(tmp_path, photos=1)
+    (tmp_path / "notes.txt").write_text("hello")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(good.read_text() + line + "\n")
+    with pytest.raises(LabelsError, match="line 2") as info:
+        parse_labels(bad)
+    assert why.replace("line 2: ", "") in str(info.value) and "line 2" in str(info.value)
+    # through the CLI: exit 2, the reason on stderr, no profile written
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["learn", "--profile", str(tmp_path / "prof"), str(bad), "--no-learn"], out=out, err=err)
+    assert code == 2 and "line 2" in err.getvalue() and "nothing was added" in err.getvalue()
+    assert not (tmp_path / "prof").exists()
+
+
+def test_a_bad_line_leaves_an_existing_profile_as_it_was(tmp_path):
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path, photos=2)))
+    before = _snapshot(prof.path)
+    bad = tmp_path / "bad.jsonl"
+    img = tmp_path / "new.png"
+    dice = _photo(img, 9)
+    bad.write_text(json.dumps({"image": str(img), "dice": dice}) + "\n" + '{"image": "x.png", "dice": 3}\n')
+    code = main(["learn", "--profile", str(prof.path), str(bad)], out=io.StringIO(), err=io.StringIO())
+    assert code == 2 and _snapshot(prof.path) == before
+
+
+def test_a_profile_folder_that_cannot_be_written(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file, not a folder")
+    prof = TableProfile(blocker / "prof")
+    with pytest.raises(ProfileError, match="cannot write to the profile folder"):
+        prof.add_photos(parse_labels(_labels(tmp_path)))
+    err = io.StringIO()
+    code = main(["learn", "--profile", str(blocker / "prof"), str(tmp_path / "labels.jsonl"), "--no-learn"],
+                out=io.StringIO(), err=err)
+    assert code == 2 and "cannot write to the profile folder" in err.getvalue()
+    assert blocker.read_text() == "a file, not a folder"
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes to read-only folders")
+def test_a_read_only_profile_folder(tmp_path):
+    folder = tmp_path / "prof"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        with pytest.raises(ProfileError, match="cannot write"):
+            TableProfile(folder).add_photos(parse_labels(_labels(tmp_path)))
+        assert list(folder.iterdir()) == []
+    finally:
+        folder.chmod(0o700)
+
+
+@pytest.mark.parametrize("damage", ["profile-garbage", "dice-torn", "counts", "crop-missing"])
+def test_a_torn_profile_is_reported(tmp_path, damage):
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    if damage == "profile-garbage":
+        (prof.path / PROFILE_FILE).write_text('{"format": 1, "pho')
+    elif damage == "dice-torn":
+        text = (prof.path / DICE_FILE).read_text()
+        (prof.path / DICE_FILE).write_text(text[: len(text) - 40])
+    elif damage == "counts":
+        info = json.loads((prof.path / PROFILE_FILE).read_text())
+        (prof.path / PROFILE_FILE).write_text(json.dumps(dict(info, dice=99)))
+    else:
+        next((prof.path / "crops").iterdir()).unlink()
+    with pytest.raises(ProfileError) as info:
+        prof.dice()
+    assert str(prof.path) in str(info.value)
+    before = _snapshot(prof.path)
+    err = io.StringIO()
+    code = main(["learn", "--profile", str(prof.path), str(tmp_path / "labels.jsonl"), "--no-learn"],
+                out=io.StringIO(), err=err)
+    assert code == 2 and "nothing was added" in err.getvalue()
+    assert _snapshot(prof.path) == before
+    assert "error" in prof.summary()
+
+
+def _install_model(prof: TableProfile, unsure_below: float, classifier: Path = SHIPPED_CLASSIFIER) -> Path:
+    folder = prof.new_model_folder()
+    shutil.copy(classifier, folder / CLASSIFIER_FILE)
+    prof.switch_model(folder, {"unsure_below": unsure_below, "trained_on": {"photos": 1, "dice": 3}})
+    return folder
+
+
+def test_the_model_is_switched_atomically_and_old_ones_go(tmp_path):
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    assert prof.current_model() is None
+    first = _install_model(prof, 0.9)
+    assert prof.current_model().folder == first and prof.current_model().unsure_below == 0.9
+    # a learn that dies after making its folder, before switching: the last good model stays
+    half = prof.new_model_folder()
+    (half / CLASSIFIER_FILE).write_bytes(b"half written")
+    assert prof.current_model().folder == first
+    second = _install_model(prof, 0.95)
+    assert prof.current_model().folder == second and not first.exists() and not half.exists()
+    with pytest.raises(ProfileError):
+        prof.switch_model(prof.path / MODEL_DIR / "nothing-there", {"unsure_below": 0.9})
+    assert prof.current_model().folder == second
+
+
+def test_export_import_clear(tmp_path):
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    _install_model(prof, 0.92)
+    zpath = prof.export(tmp_path / "table.zip")
+    with zipfile.ZipFile(zpath) as z:
+        assert PROFILE_FILE in z.namelist() and any(n.endswith(CLASSIFIER_FILE) for n in z.namelist())
+    before = [d.to_json() for d in prof.dice()]
+    assert prof.clear() and not prof.path.exists() and prof.clear() is False
+    got = prof.import_from(zpath)
+    assert got == {"photos": 3, "dice": 9}
+    assert [d.to_json() for d in prof.dice()] == before and prof.current_model().unsure_below == 0.92
+    # a bad import changes nothing
+    snap = _snapshot(prof.path)
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    with pytest.raises(ProfileError, match="not a table profile export"):
+        prof.import_from(tmp_path / "bad.zip")
+    with zipfile.ZipFile(tmp_path / "evil.zip", "w") as z:
+        z.writestr(PROFILE_FILE, "{}")
+        z.writestr("../outside.txt", "x")
+    with pytest.raises(ProfileError, match="unsafe path"):
+        prof.import_from(tmp_path / "evil.zip")
+    with zipfile.ZipFile(tmp_path / "torn.zip", "w") as z:
+        z.writestr(PROFILE_FILE, '{"format": 1, "photos": 1, "dice": 5}')
+        z.writestr(DICE_FILE, "")
+    with pytest.raises(ProfileError, match="not imported"):
+        prof.import_from(tmp_path / "torn.zip")
+    assert _snapshot(prof.path) == snap and not (tmp_path / "outside.txt").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".prof")] == []
+    # the same through the CLI
+    out = io.StringIO()
+    assert main(["profile", "clear", "--profile", str(prof.path)], out=out, err=io.StringIO()) == 0
+    assert main(["profile", "import", str(zpath), "--profile", str(prof.path)], out=out, err=io.StringIO()) == 0
+    assert main(["profile", "show", "--profile", str(prof.path)], out=(shown := io.StringIO()), err=io.StringIO()) == 0
+    assert json.loads(shown.getvalue())["dice"] == 9
+
+
+def test_a_folder_that_is_not_a_profile_is_never_written_replaced_or_deleted(tmp_path):
+    other = tmp_path / "Documents"
+    other.mkdir()
+    (other / "letter.txt").write_text("keep me")
+    prof = TableProfile(other)
+    zpath = tmp_path / "t.zip"
+    donor = TableProfile(tmp_path / "donor")
+    donor.add_photos(parse_labels(_labels(tmp_path)))
+    donor.export(zpath)
+    for action in (lambda: prof.clear(), lambda: prof.import_from(zpath),
+                   lambda: prof.add_photos(parse_labels(tmp_path / "labels.jsonl"))):
+        with pytest.raises(ProfileError, match="is not a table profile"):
+            action()
+    assert sorted(p.name for p in other.iterdir()) == ["letter.txt"]
+    assert main(["profile", "clear", "--profile", str(other)], out=io.StringIO(), err=io.StringIO()) == 2
+    assert (other / "letter.txt").read_text() == "keep me"
+    # an empty folder is fine
+    (tmp_path / "empty").mkdir()
+    assert TableProfile(tmp_path / "empty").import_from(zpath)["dice"] == 9
+
+
+def test_the_default_profile_is_in_the_apps_user_data_dir(monkeypatch, tmp_path):
+    from companion.content.paths import user_data_dir
+
+    for env in ({"ENCYCLOPEDIA_DATA_DIR": str(tmp_path / "d")}, {"ENCYCLOPEDIA_DATA_DIR": "", "XDG_DATA_HOME": str(tmp_path)}):
+        for k, v in env.items():
+            monkeypatch.setenv(k, v)
+        assert default_profile_dir() == user_data_dir() / "table-profile"
+        assert TableProfile().path == default_profile_dir()
+
+
+SAMPLE = ROOT / "samples" / "dice"
+
+
+def _sample_image() -> Path:
+    images = sorted(p for p in SAMPLE.glob("*") if p.suffix.lower() in (".jpg", ".png"))
+    if not images or not SHIPPED_CLASSIFIER.is_file():
+        pytest.skip("no shipped model or sample images")
+    return images[0]
+
+
+def _read(args: list[str]) -> tuple[int, list[dict], str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["read", "--json", *args], out=out, err=err)
+    return code, [json.loads(x) for x in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_read_uses_the_profiles_adapted_pair(tmp_path, monkeypatch):
+    image = _sample_image()
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(tmp_path / "data"))
+    code, shipped, _ = _read([str(image)])
+    assert code == 0 and any(not d["unsure"] for d in shipped[0]["dice"])
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    _install_model(prof, 1.0)  # its threshold: nothing is sure
+    code, adapted, _ = _read(["--profile", str(prof.path), str(image)])
+    assert code == 0 and [d["value"] for d in adapted[0]["dice"]] == [d["value"] for d in shipped[0]["dice"]]
+    assert all(d["unsure"] for d in adapted[0]["dice"])
+    # the user's own profile is used without --profile, and --no-profile ignores it
+    own = TableProfile(default_profile_dir())
+    own.add_photos(parse_labels(_labels(tmp_path, name="own.jsonl")))
+    _install_model(own, 1.0)
+    assert all(d["unsure"] for d in _read([str(image)])[1][0]["dice"])
+    assert _read(["--no-profile", str(image)])[1][0]["dice"] == shipped[0]["dice"]
+    # the classifier read is the profile's file: a broken one is reported, the shipped one reads
+    (prof.current_model().classifier).write_bytes(b"torn")
+    code, lines, err = _read(["--profile", str(prof.path), str(image)])
+    assert code == 2 and "cannot load the dice model" in err
+
+
+def test_a_torn_profile_reads_with_the_shipped_model(tmp_path):
+    image = _sample_image()
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    _install_model(prof, 1.0)
+    (prof.path / MODEL_DIR / CURRENT_FILE).write_text('{"fold')
+    code, lines, err = _read(["--profile", str(prof.path), str(image)])
+    assert code == 0 and "warning: ignoring the table profile" in err and "torn" in err
+    assert any(not d["unsure"] for d in lines[0]["dice"])
+    code, _, err = _read(["--profile", str(tmp_path / "no-such-profile"), str(image)])
+    assert code == 2 and "no table profile folder" in err
+
+
+def test_learn_without_the_learn_extra_keeps_the_dice(tmp_path):
+    shim = tmp_path / "shim" / "torch"
+    shim.mkdir(parents=True)
+    (shim / "__init__.py").write_text("raise ImportError('No module named torch (test shim)')\n")
+    labels = _labels(tmp_path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "shim"), str(ROOT)]))
+    proc = subprocess.run([sys.executable, "-m", "vision", "learn", "--profile", str(tmp_path / "prof"), str(labels)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert proc.returncode == 3, proc.stderr
+    assert "learn' extra" in proc.stderr and "dice are kept" in proc.stderr
+    assert len(TableProfile(tmp_path / "prof").dice()) == 9
+    assert TableProfile(tmp_path / "prof").current_model() is None

@@ -1,0 +1,43 @@
+"""bench --adapt's pieces (visionlab/bench/adapt.py) without learning: the player's
+confirmations built from the ground truth, the table, the CLI hand-off."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from types import SimpleNamespace
+
+from visionlab.bench.adapt import confirmation, format_curves
+from visionlab.bench.cli import build_parser
+from visionlab.bench.sets import DomainTruth
+
+
+def test_a_domain_confirmation_is_every_wholly_framed_die():
+    truths = [DomainTruth("red", 3, (1, 2, 30, 30)), DomainTruth("other", 5, (50, 2, 30, 30)),
+              DomainTruth("blue", 2, (0, 0, 10, 30), partial=True)]
+    line = confirmation({"image": Path("a.jpg"), "truths": truths}, "domain", None)
+    assert line == {"image": "a.jpg", "dice": [{"box": [1, 2, 30, 30], "value": 3, "colour": "red"},
+                                               {"box": [50, 2, 30, 30], "value": 5, "colour": "other"}]}
+
+
+def test_a_real_confirmation_takes_the_readers_boxes_and_the_labels_values(tmp_path):
+    labels = tmp_path / "a.txt"
+    labels.write_text("3 0.25 0.5 0.05 0.05\n0 0.9 0.9 0.05 0.05\n")  # value 4 at (100, 100); value 1 missed
+    die = SimpleNamespace(box=(80, 80, 40, 40))
+    far = SimpleNamespace(box=(0, 0, 20, 20))
+    reader = SimpleNamespace(read=lambda img: SimpleNamespace(error=None, image_size=(400, 200), dice=(far, die)))
+    line = confirmation({"image": tmp_path / "a.jpg", "labels": labels}, "real", reader)
+    assert line["dice"] == [{"box": [80, 80, 40, 40], "value": 4, "colour": None}]
+
+
+def test_the_table_and_the_options():
+    rows = [{"k": 0, "confirmed_dice": 0, "hands_free": 0.5, "sure_wrong_rate": 0.1, "confident_wrong": 1,
+             "confident_reads": 10, "recall": 1.0, "value_accuracy": 0.9, "colour_accuracy": None,
+             "unsure_below": 0.85},
+            {"k": 10, "confirmed_dice": 30, "hands_free": 0.8, "sure_wrong_rate": 0.0, "confident_wrong": 0,
+             "confident_reads": 12, "recall": 1.0, "value_accuracy": 1.0, "colour_accuracy": 0.95,
+             "unsure_below": 0.88, "learn_seconds": 20.0, "learn_cpu_seconds": 15.0, "adopted": True}]
+    text = format_curves({"d": {"trained_on": False, "note": "n", "rows": rows}})
+    assert "| 10 (30) | 80.0 % | 0.0 % (0 / 12) | 100.0 % | 100.0 % | 95.0 % | 20.0 (15.0) | 0.88 |" in text
+    assert "NO model trained on it" in text
+    args = build_parser().parse_args(["--adapt", "--adapt-ks", "0", "10", "--adapt-trained"])
+    assert args.adapt and args.adapt_ks == [0, 10] and args.adapt_trained

@@ -1,0 +1,168 @@
+"""The learner (visionlearn/learn.py) on a tiny profile: it changes reads of held-out crops, the
+adapted ONNX reads as torch does, a failing learn leaves the last good model, and ``python -m
+vision learn`` then ``read --profile`` use it. Kept to seconds: few steps, a small replay."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import visionlearn.learn as L
+from vision.__main__ import main
+from vision.labels import parse_labels
+from vision.model import COLOUR_CLASSES, crop_for_classifier
+from vision.profile import ProfileError, TableProfile
+from visionlab.render.synth import render_indexed
+
+SEED = 1234  # a training seed of our renderer
+PURPLE = COLOUR_CLASSES.index("purple")
+
+
+@pytest.fixture(autouse=True)
+def small_replay(monkeypatch):
+    monkeypatch.setattr(L, "REPLAY_SCENES", 6)
+
+
+def _scenes(tmp: Path, first: int, n: int, colour: str | None = "purple") -> Path:
+    """Labels of ``n`` scenes of our renderer, every whole die labelled ``colour`` (a table
+    whose dice the player calls purple, whatever the renderer drew) with its true value."""
+    lines = []
+    for i in range(first, first + n):
+        img, truths, _ = render_indexed(SEED, i, "webcam")
+        path = tmp / f"scene{i}.jpg"
+        cv2.imwrite(str(path), img)
+        dice = [{"box": [float(v) for v in t.box], "value": t.value, "colour": colour}
+                for t in truths if not t.partial and t.top_visible >= 0.9 and t.colour != "other"]
+        lines.append({"image": path.name, "dice": dice})
+    out = tmp / f"labels-{first}.jsonl"
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return out
+
+
+def _purple_share(classifier, tmp: Path) -> float:
+    """Mean P(purple) over the dice of scenes the profile never saw, read through the ONNX file."""
+    from vision.runtime import create_runtime
+
+    rt = create_runtime(str(classifier))
+    crops = []
+    for i in range(40, 43):
+        img, truths, _ = render_indexed(SEED, i, "webcam")
+        crops += [crop_for_classifier(img, t.box, 64, 1.3) for t in truths if not t.partial and t.colour != "purple"]
+    x = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) / 255
+    return float(rt.run({"crops": x})["colour_probs"][:, PURPLE].mean())
+
+
+def test_split_photos_holds_back_every_fourth():
+    assert L.split_photos([1]) == ([1], [])
+    assert L.split_photos([1, 2]) == ([1], [2])
+    assert L.split_photos(list(range(1, 11))) == ([1, 2, 3, 5, 6, 7, 9, 10], [4, 8])
+
+
+@pytest.mark.slow
+def test_learning_changes_the_reads_and_a_failed_learn_keeps_the_last_model(tmp_path, monkeypatch):
+    from vision.model import DEFAULT_MODEL_DIR
+
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 4)))
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert report["adopted"] and report["trained_on"]["photos"] == 3 and report["held_back"]["photos"] == 1
+    assert report["held_back"]["right"] > report["held_back"]["right_shipped"]  # it learned the table's "purple"
+    assert report["onnx_max_diff"] < 1e-3
+    model = prof.current_model()
+    assert model.unsure_below == report["unsure_below"] >= 0.85  # few held-back dice: never below the shipped
+    before = _purple_share(DEFAULT_MODEL_DIR / "dice_classifier.onnx", tmp_path)
+    after = _purple_share(model.classifier, tmp_path)
+    assert after > before + 0.2, (before, after)
+    # the same profile and seed give the same model
+    again = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert again["held_back"] == report["held_back"] and again["final_loss"] == report["final_loss"]
+    good = prof.current_model()
+    # a learn that fails while writing its model: the last good model stays, no half folder
+    import visionlearn.onnxout as O
+
+    def boom(*a, **k):
+        raise RuntimeError("disk full")
+    monkeypatch.setattr(O, "write_classifier_onnx", boom)
+    with pytest.raises(RuntimeError, match="disk full"):
+        L.learn(prof.path, cache_dir=tmp_path / "cache", steps=2, log=lambda m: None)
+    assert prof.current_model().folder == good.folder
+    assert [p.name for p in (prof.path / "model").iterdir() if p.is_dir()] == [good.folder.name]
+
+
+def test_value_only_labels_train_the_value_only(tmp_path):
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 10, 3, colour=None)))
+    bank = L.table_bank(prof, prof.dice(), np.random.default_rng(0))
+    assert (bank["colour"] == -1).all() and (bank["value"] >= 0).all() and len(bank["crops"]) == 8 * len(prof.dice())
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=5, log=lambda m: None)
+    photos = sorted({d.photo for d in prof.dice()})
+    assert report["trained_on"]["photos"] == len(L.split_photos(photos)[0])
+
+
+def test_one_learner_per_profile(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 20, 2)))
+    lock = prof.path / L.LOCK_FILE
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        lock.write_text(str(other.pid))
+        with pytest.raises(L.LearnError, match="another learn is running"):
+            L.learn(prof.path, log=lambda m: None)
+        assert lock.exists() and prof.current_model() is None
+    finally:
+        other.kill()
+        other.wait()
+    # its process is gone: the lock is stale and taken over, then released
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=2, log=lambda m: None)
+    assert "held_back" in report and not lock.exists()
+    assert os.getpid() != other.pid
+
+
+def test_nothing_to_learn_and_a_torn_profile(tmp_path):
+    with pytest.raises(L.LearnError, match="no table profile"):
+        L.learn(tmp_path / "none", log=lambda m: None)
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 20, 2)))
+    (prof.path / "dice.jsonl").write_text('{"photo": 1, "cro')
+    with pytest.raises(L.LearnError, match="torn"):
+        L.learn(prof.path, log=lambda m: None)
+
+
+@pytest.mark.slow
+def test_vision_learn_then_read_with_the_profile(tmp_path):
+    labels = _scenes(tmp_path, 30, 2)
+    # the child process builds the full replay: give it a small ready cache of that name
+    cache = tmp_path / "cache"
+    L.replay_crops(cache, log=lambda m: None)
+    (cache / f"replay-{L.REPLAY_SEED}-6-v{L.REPLAY_VERSION}.npz").rename(
+        cache / f"replay-{L.REPLAY_SEED}-60-v{L.REPLAY_VERSION}.npz")
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["learn", "--profile", str(tmp_path / "prof"), str(labels), "--steps", "5", "--cache", str(cache)],
+                out=out, err=err)
+    assert code == 0, err.getvalue()
+    text = out.getvalue()
+    assert "added" in text and "learned from" in text and "s in all" in text and "adopted" in text
+    model = TableProfile(tmp_path / "prof").current_model()
+    assert model is not None
+    out = io.StringIO()
+    image = str(tmp_path / "scene30.jpg")
+    assert main(["read", "--json", "--profile", str(tmp_path / "prof"), image], out=out, err=io.StringIO()) == 0
+    assert json.loads(out.getvalue())["dice"]
+
+
+def test_vision_learn_with_no_die_to_learn_from(tmp_path):
+    img = tmp_path / "empty.png"
+    cv2.imwrite(str(img), np.full((240, 320, 3), 128, np.uint8))
+    (tmp_path / "l.jsonl").write_text(json.dumps({"image": img.name, "dice": []}) + "\n")
+    err = io.StringIO()
+    code = main(["learn", "--profile", str(tmp_path / "prof"), str(tmp_path / "l.jsonl")], out=io.StringIO(), err=err)
+    assert code == 2 and "no confirmed dice to learn from" in err.getvalue()
+    assert TableProfile(tmp_path / "prof").current_model() is None

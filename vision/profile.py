@@ -1,0 +1,467 @@
+"""The table profile: the dice a table has confirmed, and the reader adapted to them
+(issue 38; docs/vision.md, "The table profile"). Runtime code: no torch, no lab. The learner that
+fine-tunes the classifier is ``visionlearn`` (``python -m visionlearn``), run as a separate
+process; this module keeps the folder, adds confirmed dice, exports, imports, clears, and loads
+the adapted model for reading.
+
+One folder (default ``<user data dir>/table-profile``, ``vision.config.default_profile_dir``)::
+
+    profile.json        {"format": 1, "photos": n, "dice": n, "updated": ...}
+    dice.jsonl          one line per confirmed die (crop file, its box in the crop, the box in the
+                        photo, the photo's size, value, colour or null, photo number, source)
+    crops/              the die crops (PNG): the square the classifier cuts, with CROP_CONTEXT
+                        margin instead of 1.3, at most CROP_MAX_PX on a side
+    model/current.json  {"folder": "m-..."}: the adapted model in use (replaced atomically)
+    model/m-.../        dice_classifier.onnx + model.json (threshold, held-back figures, ...)
+    cache/              the learner's replay crops (rebuilt when missing; not exported)
+
+Every write is a new file then ``os.replace``; a model is switched by replacing
+``model/current.json`` after its folder is complete, so a learn that fails or is killed leaves
+the last good model. A file that cannot be read back (torn, not JSON, wrong format) raises
+``ProfileError`` with the path and the reason; ``load_adapted`` callers report it and read with
+the shipped model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import uuid
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import cv2
+import numpy as np
+
+from vision.config import DEFAULT_LIMITS, ImageLimits, default_profile_dir
+from vision.labels import LABEL_COLOURS, LabelledPhoto, check_photo, image_sha256
+
+FORMAT = 1
+PROFILE_FILE = "profile.json"
+DICE_FILE = "dice.jsonl"
+CROPS_DIR = "crops"
+MODEL_DIR = "model"
+CURRENT_FILE = "current.json"
+MODEL_INFO = "model.json"
+CLASSIFIER_FILE = "dice_classifier.onnx"
+CACHE_DIR = "cache"
+CROP_CONTEXT = 2.0  # stored crop side = this x the die box's longer side (the classifier cuts 1.3)
+CROP_MAX_PX = 160  # stored crops are at most this many pixels on a side
+NEGATIVES_PER_PHOTO = 5  # at most this many "not a die" boxes kept per photo
+
+__all__ = ["AdaptedModel", "ConfirmedDie", "ProfileError", "TableProfile", "default_profile_dir", "load_adapted"]
+
+
+class ProfileError(Exception):
+    """The profile folder cannot be used (unwritable, torn file, bad import); the message says
+    which file and why."""
+
+
+@dataclass(frozen=True)
+class ConfirmedDie:
+    photo: int  # the photo's number in the profile (1, 2, ...), in the order added
+    crop: str  # relative path of the crop PNG
+    crop_box: tuple[float, float, float, float]  # the die's box in the crop's pixels
+    box: tuple[float, float, float, float]  # the die's box in the photo (original pixels)
+    image_size: tuple[int, int]  # the photo's (width, height)
+    value: int
+    colour: str | None  # LABEL_COLOURS or None (value only)
+    source: str = ""  # the photo's file name
+    image_sha: str = ""  # the decoded photo's sha256 (the same photo is not added twice)
+    die: bool = True  # False: a box the reader proposed that the player removed (not a die; value 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"photo": self.photo, "crop": self.crop, "crop_box": [round(v, 2) for v in self.crop_box],
+                "box": [round(v, 2) for v in self.box], "image_size": list(self.image_size),
+                "value": self.value, "colour": self.colour, "source": self.source, "image_sha": self.image_sha,
+                "die": self.die}
+
+    @classmethod
+    def from_json(cls, d: Any) -> "ConfirmedDie":
+        if not isinstance(d, dict):
+            raise ValueError("not an object")
+        colour = d.get("colour")
+        if colour is not None and colour not in LABEL_COLOURS:
+            raise ValueError(f"unknown colour {colour!r}")
+        value, die = d["value"], d.get("die", True)
+        if not isinstance(die, bool):
+            raise ValueError(f"die {die!r} is not true or false")
+        if isinstance(value, bool) or not isinstance(value, int) or not (1 <= value <= 6 if die else value == 0):
+            raise ValueError(f"value {value!r} is not 1-6 (0 for a box that is not a die)")
+        crop = str(d["crop"])
+        if Path(crop).is_absolute() or ".." in Path(crop).parts:
+            raise ValueError(f"crop path {crop!r} leaves the profile")
+        return cls(photo=int(d["photo"]), crop=crop, crop_box=_box(d["crop_box"]), box=_box(d["box"]),
+                   image_size=(int(d["image_size"][0]), int(d["image_size"][1])), value=value, colour=colour,
+                   source=str(d.get("source", "")), image_sha=str(d.get("image_sha", "")), die=die)
+
+
+def _box(v: Any) -> tuple[float, float, float, float]:
+    if not isinstance(v, list) or len(v) != 4:
+        raise ValueError(f"box {v!r} is not [x, y, w, h]")
+    return tuple(float(x) for x in v)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class AdaptedModel:
+    """The adapted classifier in use and its sure threshold (``model.json``)."""
+
+    folder: Path
+    classifier: Path
+    unsure_below: float
+    info: dict[str, Any]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProfileError(f"{path}: {what} is missing") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProfileError(f"{path}: {what} is torn or not JSON ({exc})") from None
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+
+
+class TableProfile:
+    """One profile folder. Nothing is created until something is added (``ensure_writable``)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_profile_dir()
+
+    # --- state ---------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return (self.path / PROFILE_FILE).is_file()
+
+    def info(self) -> dict[str, Any]:
+        """``profile.json`` checked (format, counts); ``ProfileError`` when torn."""
+        data = _read_json(self.path / PROFILE_FILE, "the profile file")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            fmt = data.get("format") if isinstance(data, dict) else None
+            raise ProfileError(f"{self.path / PROFILE_FILE}: not a table profile of format {FORMAT} "
+                               f"(format {fmt!r})")
+        for key in ("photos", "dice"):
+            if isinstance(data.get(key), bool) or not isinstance(data.get(key), int) or data[key] < 0:
+                raise ProfileError(f"{self.path / PROFILE_FILE}: {key!r} is not a count")
+        return data
+
+    def dice(self) -> list[ConfirmedDie]:
+        """Every confirmed die, checked against ``profile.json`` (``ProfileError`` when torn)."""
+        if not self.exists():
+            return []
+        info = self.info()
+        path = self.path / DICE_FILE
+        out: list[ConfirmedDie] = []
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ProfileError(f"{path}: cannot read it ({exc})") from None
+        for n, line in enumerate(lines, start=1):
+            try:
+                out.append(ConfirmedDie.from_json(json.loads(line)))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
+                raise ProfileError(f"{path} line {n}: torn or not a confirmed die ({exc})") from None
+        photos = len({d.photo for d in out})
+        if len(out) != info["dice"] or photos != info["photos"]:
+            raise ProfileError(f"{self.path}: torn profile: {PROFILE_FILE} counts {info['photos']} photos and "
+                               f"{info['dice']} dice, {DICE_FILE} holds {photos} and {len(out)}")
+        for d in out:
+            if not (self.path / d.crop).is_file():
+                raise ProfileError(f"{self.path / d.crop}: a crop of {DICE_FILE} is missing")
+        return out
+
+    def load_crop(self, die: ConfirmedDie) -> np.ndarray:
+        img = cv2.imread(str(self.path / die.crop), cv2.IMREAD_COLOR)
+        if img is None:
+            raise ProfileError(f"{self.path / die.crop}: not a readable PNG")
+        return img
+
+    def summary(self) -> dict[str, Any]:
+        """What the app and ``python -m vision profile show`` say (no exception: ``error`` set)."""
+        out: dict[str, Any] = {"path": str(self.path), "exists": self.exists()}
+        if not out["exists"]:
+            return out
+        try:
+            dice = self.dice()
+            out.update({"photos": len({d.photo for d in dice}), "dice": sum(d.die for d in dice),
+                        "not_dice": sum(not d.die for d in dice)})
+            model = self.current_model()
+            out["model"] = None if model is None else model.info
+        except ProfileError as exc:
+            out["error"] = str(exc)
+        return out
+
+    def _check_is_profile_or_new(self) -> None:
+        """A folder that exists, holds files and has no ``profile.json`` is someone else's: it
+        is never written into, replaced or deleted."""
+        if self.path.is_dir() and not self.exists() and any(
+                not p.name.startswith(".") for p in self.path.iterdir()):
+            raise ProfileError(f"{self.path} is not a table profile (it holds other files and no {PROFILE_FILE}); "
+                               "give an empty or new folder")
+        if self.path.exists() and not self.path.is_dir():
+            raise ProfileError(f"{self.path} is a file, not a table profile folder")
+
+    # --- writing ---------------------------------------------------------------------------
+    def ensure_writable(self) -> None:
+        """Create the folder (and profile.json) if needed; ``ProfileError`` when it cannot be
+        written or is another folder. Nothing is left behind by the check."""
+        self._check_is_profile_or_new()
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            probe = self.path / f".write-check-{uuid.uuid4().hex[:8]}"
+            probe.write_text("ok")
+            probe.unlink()
+        except OSError as exc:
+            raise ProfileError(f"cannot write to the profile folder {self.path}: {exc.strerror or exc}") from None
+        if not self.exists():
+            _write_atomic(self.path / PROFILE_FILE, json.dumps(
+                {"format": FORMAT, "photos": 0, "dice": 0, "created": _now(), "updated": _now()}) + "\n")
+
+    def add_photos(self, photos: Iterable[LabelledPhoto], limits: ImageLimits = DEFAULT_LIMITS,
+                   proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None = None,
+                   ) -> dict[str, int]:
+        """Add the confirmed dice of ``photos`` (already parsed). Every photo is opened and
+        checked before anything is written; a photo already in the profile (same pixels) is
+        skipped. ``proposals(working image)``: the boxes (working pixels) the reader would look
+        at; those far from every confirmed die are kept as "not a die" (at most
+        ``NEGATIVES_PER_PHOTO``: what a player removes from a read). Returns {"photos": added,
+        "dice": added, "negatives": added, "skipped": photos skipped}."""
+        self.ensure_writable()
+        existing = self.dice()  # raises on a torn profile: nothing is written then
+        known = {d.image_sha for d in existing}
+        prepared = []
+        for photo in photos:
+            loaded = check_photo(photo, limits)
+            sha = image_sha256(loaded)
+            if sha in known or not photo.dice:
+                prepared.append(None)
+                continue
+            known.add(sha)
+            prepared.append((photo, loaded, sha))
+        next_photo = max((d.photo for d in existing), default=0) + 1
+        new: list[ConfirmedDie] = []
+        written: list[Path] = []
+        try:
+            (self.path / CROPS_DIR).mkdir(exist_ok=True)
+            for item in prepared:
+                if item is None:
+                    continue
+                photo, loaded, sha = item
+                for k, d in enumerate(photo.dice):
+                    crop, crop_box = cut_crop(loaded, d.box)
+                    rel = f"{CROPS_DIR}/p{next_photo:06d}-d{k:02d}.png"
+                    if not cv2.imwrite(str(self.path / rel), crop):
+                        raise OSError(f"cannot write {self.path / rel}")
+                    written.append(self.path / rel)
+                    new.append(ConfirmedDie(next_photo, rel, crop_box, d.box, loaded.original_size, d.value,
+                                            d.colour, photo.image.name, sha))
+                for k, box in enumerate(_negatives(loaded, photo, proposals)):
+                    crop, crop_box = cut_crop(loaded, box)
+                    rel = f"{CROPS_DIR}/p{next_photo:06d}-n{k:02d}.png"
+                    if not cv2.imwrite(str(self.path / rel), crop):
+                        raise OSError(f"cannot write {self.path / rel}")
+                    written.append(self.path / rel)
+                    new.append(ConfirmedDie(next_photo, rel, crop_box, box, loaded.original_size, 0, None,
+                                            photo.image.name, sha, die=False))
+                next_photo += 1
+            self._write_dice(existing + new)
+        except OSError as exc:
+            for p in written:
+                p.unlink(missing_ok=True)
+            raise ProfileError(f"cannot write to the profile folder {self.path}: {exc}") from None
+        added = len({d.photo for d in new})
+        return {"photos": added, "dice": sum(d.die for d in new), "negatives": sum(not d.die for d in new),
+                "skipped": len(prepared) - added}
+
+    def _write_dice(self, dice: list[ConfirmedDie]) -> None:
+        _write_atomic(self.path / DICE_FILE, "".join(json.dumps(d.to_json()) + "\n" for d in dice))
+        info = self.info()
+        info.update({"photos": len({d.photo for d in dice}), "dice": len(dice), "updated": _now()})
+        _write_atomic(self.path / PROFILE_FILE, json.dumps(info) + "\n")
+
+    # --- the adapted model -----------------------------------------------------------------
+    def current_model(self) -> AdaptedModel | None:
+        """The adapted model in use, None when there is none; ``ProfileError`` when its files
+        are torn or missing."""
+        pointer = self.path / MODEL_DIR / CURRENT_FILE
+        if not pointer.exists():
+            return None
+        self.info()
+        ptr = _read_json(pointer, "the model pointer")
+        folder_name = ptr.get("folder") if isinstance(ptr, dict) else None
+        if not isinstance(folder_name, str) or "/" in folder_name or "\\" in folder_name or folder_name.startswith("."):
+            raise ProfileError(f"{pointer}: names no model folder")
+        folder = self.path / MODEL_DIR / folder_name
+        info = _read_json(folder / MODEL_INFO, "the adapted model's description")
+        thr = info.get("unsure_below") if isinstance(info, dict) else None
+        if isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0.0 <= float(thr) <= 1.01:
+            raise ProfileError(f"{folder / MODEL_INFO}: no valid \"unsure_below\"")
+        classifier = folder / CLASSIFIER_FILE
+        if not classifier.is_file() or classifier.stat().st_size == 0:
+            raise ProfileError(f"{classifier}: the adapted classifier is missing")
+        return AdaptedModel(folder, classifier, float(thr), info)
+
+    def new_model_folder(self) -> Path:
+        """A fresh folder for a model being written (not in use until ``switch_model``)."""
+        (self.path / MODEL_DIR).mkdir(parents=True, exist_ok=True)
+        folder = self.path / MODEL_DIR / f"m-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{uuid.uuid4().hex[:6]}"
+        folder.mkdir()
+        return folder
+
+    def switch_model(self, folder: Path, info: dict[str, Any]) -> AdaptedModel:
+        """Write ``model.json`` into the complete ``folder`` and make it the model in use (one
+        ``os.replace`` of the pointer); older model folders are removed afterwards."""
+        folder = Path(folder)
+        if folder.parent != self.path / MODEL_DIR or not (folder / CLASSIFIER_FILE).is_file():
+            raise ProfileError(f"{folder}: not a complete model folder of {self.path}")
+        _write_atomic(folder / MODEL_INFO, json.dumps(info, indent=1) + "\n")
+        _write_atomic(self.path / MODEL_DIR / CURRENT_FILE, json.dumps({"folder": folder.name}) + "\n")
+        for old in (self.path / MODEL_DIR).iterdir():
+            if old.is_dir() and old.name != folder.name:
+                shutil.rmtree(old, ignore_errors=True)
+        model = self.current_model()
+        assert model is not None
+        return model
+
+    # --- export, import, clear -------------------------------------------------------------
+    def export(self, dest: str | Path) -> Path:
+        """A zip of the profile (dice, crops, the model in use; not the cache)."""
+        dice = self.dice()
+        if not self.exists():
+            raise ProfileError(f"{self.path}: no table profile to export")
+        model = self.current_model()
+        dest = Path(dest)
+        names = [PROFILE_FILE, DICE_FILE] + [d.crop for d in dice]
+        if model is not None:
+            names += [f"{MODEL_DIR}/{CURRENT_FILE}", f"{MODEL_DIR}/{model.folder.name}/{MODEL_INFO}",
+                      f"{MODEL_DIR}/{model.folder.name}/{CLASSIFIER_FILE}"]
+        tmp = dest.with_name(f".{dest.name}.{uuid.uuid4().hex[:8]}.tmp")
+        try:
+            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+                for name in names:
+                    if (self.path / name).exists():
+                        z.write(self.path / name, name)
+            os.replace(tmp, dest)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise ProfileError(f"cannot write the export {dest}: {exc.strerror or exc}") from None
+        return dest
+
+    def import_from(self, src: str | Path) -> dict[str, Any]:
+        """Replace this profile by an exported one. The zip is unpacked beside the profile and
+        checked first; a bad zip changes nothing."""
+        src = Path(src)
+        self._check_is_profile_or_new()
+        try:
+            z = zipfile.ZipFile(src)
+        except (OSError, zipfile.BadZipFile) as exc:
+            raise ProfileError(f"{src}: not a table profile export ({exc})") from None
+        parent = self.path.parent
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.import-", dir=parent))
+        except OSError as exc:
+            raise ProfileError(f"cannot write beside the profile folder {self.path}: {exc.strerror or exc}") from None
+        try:
+            with z:
+                for member in z.infolist():
+                    p = Path(member.filename)
+                    if p.is_absolute() or ".." in p.parts:
+                        raise ProfileError(f"{src}: unsafe path {member.filename!r} in the export")
+                if PROFILE_FILE not in z.namelist():
+                    raise ProfileError(f"{src}: not a table profile export (no {PROFILE_FILE})")
+                z.extractall(staging)
+            staged = TableProfile(staging)
+            dice = staged.dice()
+            staged.current_model()
+            old = None
+            if self.path.exists():
+                old = parent / f".{self.path.name}.old-{uuid.uuid4().hex[:8]}"
+                os.replace(self.path, old)
+            os.replace(staging, self.path)
+            if old is not None:
+                shutil.rmtree(old, ignore_errors=True)
+        except (zipfile.BadZipFile, OSError) as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise ProfileError(f"{src}: cannot import it ({exc})") from None
+        except ProfileError as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise ProfileError(f"{src}: not imported: {exc}") from None
+        return {"photos": len({d.photo for d in dice}), "dice": len(dice)}
+
+    def clear(self) -> bool:
+        """Forget the table's dice and the adapted model (the whole folder). False when there
+        was nothing."""
+        if not self.path.exists():
+            return False
+        self._check_is_profile_or_new()
+        gone = self.path.parent / f".{self.path.name}.cleared-{uuid.uuid4().hex[:8]}"
+        try:
+            os.replace(self.path, gone)
+        except OSError as exc:
+            raise ProfileError(f"cannot clear the profile folder {self.path}: {exc.strerror or exc}") from None
+        shutil.rmtree(gone, ignore_errors=True)
+        return True
+
+
+def _negatives(loaded: Any, photo: LabelledPhoto,
+               proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None) -> list[tuple]:
+    """Proposed boxes (original pixels) whose centre lies outside every confirmed die's box
+    grown by half: not a die, by the player's confirmation of the whole photo."""
+    if proposals is None:
+        return []
+    ow, oh = loaded.original_size
+    sx, sy = loaded.image.shape[1] / ow, loaded.image.shape[0] / oh
+    out = []
+    for x, y, w, h in proposals(loaded.image):
+        box = (x / sx, y / sy, w / sx, h / sy)
+        cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+        if all(abs(cx - (d.box[0] + d.box[2] / 2)) > d.box[2] or abs(cy - (d.box[1] + d.box[3] / 2)) > d.box[3]
+               for d in photo.dice):
+            out.append(box)
+    return out[:NEGATIVES_PER_PHOTO]
+
+
+def cut_crop(loaded: Any, box: tuple[float, float, float, float]) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """The stored crop of a die whose ``box`` is in original pixels: a square of side
+    CROP_CONTEXT x the box's longer side, centred on it, cut from the working image (as the
+    classifier cuts its 1.3 x crop), at most CROP_MAX_PX wide. Returns (crop, the box in the
+    crop's pixels)."""
+    from vision.model import crop_for_classifier
+
+    img = loaded.image
+    ow, oh = loaded.original_size
+    sx, sy = img.shape[1] / ow, img.shape[0] / oh
+    x, y, w, h = box
+    wb = (x * sx, y * sy, w * sx, h * sy)
+    side = max(2.0, CROP_CONTEXT * max(wb[2], wb[3]))
+    size = int(max(16, min(CROP_MAX_PX, round(side))))
+    crop = crop_for_classifier(img, wb, size, CROP_CONTEXT)
+    k = size / side
+    cw, ch = wb[2] * k, wb[3] * k
+    return crop, ((size - cw) / 2, (size - ch) / 2, cw, ch)
+
+
+def load_adapted(path: str | Path | None = None) -> AdaptedModel | None:
+    """The adapted model of the profile at ``path`` (default: the user's), None without one;
+    ``ProfileError`` when the profile is broken (the caller reports it and reads with the
+    shipped model)."""
+    return TableProfile(path).current_model()

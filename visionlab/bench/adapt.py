@@ -1,0 +1,229 @@
+"""``python -m vision bench --adapt``: the table profile's learning curve (issue 38, item 4).
+
+Per domain (domains no model trained on first): its photos in a fixed shuffled order (seed
+``POOL_SEED``); the first ``max(ks)`` with a die to confirm are the pool of photos a player
+confirms, all the others are read.
+For every k of ``ks`` (0, 1, 2, 5, 10, 20) a FRESH temporary profile gets the first k pool photos
+as confirmations (``python -m vision learn --profile TMP LABELS.jsonl``, a child process, its
+wall time is the learning time, pinned to one core where ``taskset`` exists), and the domain's
+other photos are read with the adapted model (k = 0: the shipped one) and scored with the bench's
+own matching (``visionlab.bench.scoring``): hands-free, sure-and-wrong, recall, value, colour.
+
+The confirmations are the ground truth as a player would give it:
+* a domain directory (rendered sets, e.g. LuxCore under ``data/domains/``): every wholly framed
+  die with its whole-die box, value and colour ("other" for other games' dice);
+* real photos (``../shared/datasets/real-dice/<set>/images/<split>``: value-only labels around the
+  pip pattern, not the whole die): the shipped reader's boxes matched to the labels by the
+  bench's real-photo rule, with the label's value and colour null; a labelled die the reader
+  missed has no whole-die box and is left out (in the app the player types it in).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Sequence, TextIO
+
+import numpy as np
+
+from .scoring import Tally, match_by_centre, match_by_centre_distance, reader_threshold, score_real_image, \
+    score_synthetic_image
+from .sets import DEFAULT_REAL, DOMAIN_ROOT, REPO, domain_dirs, load_domain_dir, read_yolo_labels, real_splits, \
+    trained_domains, was_trained_on
+
+KS = (0, 1, 2, 5, 10, 20)
+POOL_SEED = 38
+
+
+def real_items(pairs: Sequence[tuple[Path, Path]]) -> list[dict[str, Any]]:
+    return [{"image": img, "labels": lab} for img, lab in pairs]
+
+
+def confirmation(item: dict[str, Any], kind: str, shipped: Any) -> dict[str, Any]:
+    """The labels line a player's confirmation of this photo gives (module doc)."""
+    if kind == "domain":
+        dice = [{"box": [round(v, 2) for v in t.box], "value": t.value, "colour": t.colour}
+                for t in item["truths"] if not t.partial]
+        return {"image": str(item["image"]), "dice": dice}
+    result = shipped.read(item["image"])
+    if result.error is not None:
+        return {"image": str(item["image"]), "dice": []}
+    w, h = result.image_size
+    labels = read_yolo_labels(item["labels"], w, h)
+    pairs = match_by_centre([d.box for d in result.dice], [(cx, cy) for _, cx, cy in labels])
+    dice = [{"box": list(result.dice[i].box), "value": labels[j][0], "colour": None} for i, j in pairs]
+    return {"image": str(item["image"]), "dice": dice}
+
+
+def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, Any]:
+    tally = Tally(unsure_below=reader_threshold(reader))
+    with_colour = kind == "domain" and all(t.colour is not None for it in items for t in it["truths"])
+    for it in items:
+        result = reader.read(it["image"])
+        if result.error is not None:
+            tally.failed_images += 1
+            tally.add_image(False)
+            continue
+        tally.ms.append(result.ms)
+        if kind == "domain":
+            score_synthetic_image(tally, result.dice, it["truths"], name=str(it["image"]),
+                                  match=match_by_centre_distance)
+        else:
+            w, h = result.image_size
+            score_real_image(tally, result.dice, read_yolo_labels(it["labels"], w, h), name=Path(it["image"]).name)
+    return tally.summary(with_colour=with_colour)
+
+
+def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO,
+                  steps: int | None = None) -> tuple[float, float, str]:
+    """``python -m vision learn`` on a fresh profile; (wall seconds, CPU seconds of the child
+    processes, their output)."""
+    lab = profile.parent / f"{profile.name}.jsonl"
+    lab.write_text("".join(json.dumps(line) + "\n" for line in labels))
+    cmd = [sys.executable, "-m", "vision", "learn", "--profile", str(profile), str(lab), "--cache", str(cache)]
+    if steps is not None:
+        cmd += ["--steps", str(steps)]
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0", *cmd]
+    env = dict(os.environ, PYTHONPATH=str(REPO) + (os.pathsep + os.environ["PYTHONPATH"]
+                                                   if os.environ.get("PYTHONPATH") else ""))
+    import resource
+
+    t0, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    secs = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if proc.returncode != 0:
+        raise RuntimeError(f"vision learn failed (exit {proc.returncode}): {proc.stderr.strip()[-800:]}")
+    return secs, cpu, proc.stdout
+
+
+def adapted_reader(profile: Path, backend: str = "auto") -> Any:
+    from dataclasses import replace
+
+    from vision.config import DEFAULT_READER
+    from vision.profile import TableProfile
+    from vision.reader import DiceReader
+
+    model = TableProfile(profile).current_model()
+    if model is None:
+        return None
+    return DiceReader.from_files(backend=backend, classifier=model.classifier,
+                                 config=replace(DEFAULT_READER, unsure_below=model.unsure_below))
+
+
+def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,
+               cache: Path, err: TextIO, steps: int | None = None) -> list[dict[str, Any]]:
+    order = np.random.default_rng(POOL_SEED).permutation(len(items))
+    pool_n = max(ks)
+    # the pool: the first photos of the order with a die to confirm (a photo of no dice teaches nothing)
+    pool_idx, labels = [], []
+    for i in order:
+        if len(pool_idx) == pool_n:
+            break
+        line = confirmation(items[i], kind, shipped)
+        if line["dice"]:
+            pool_idx.append(i)
+            labels.append(line)
+    rest = [items[i] for i in order if i not in set(pool_idx)]
+    if len(pool_idx) < pool_n or not rest:
+        raise ValueError(f"{name}: {len(items)} photos, the curve needs {pool_n} with dice and more to read")
+    rows = []
+    for k in ks:
+        row: dict[str, Any] = {"k": k, "confirmed_dice": sum(len(lab["dice"]) for lab in labels[:k])}
+        reader = shipped
+        if k:
+            profile = work / f"{name.replace('/', '_').replace(' ', '_')}-k{k}"
+            secs, cpu, text = learn_profile(profile, labels[:k], cache, err, steps)
+            row["learn_seconds"] = round(secs, 1)
+            row["learn_cpu_seconds"] = round(cpu, 1)
+            err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
+            reader = adapted_reader(profile) or shipped
+            model = __import__("vision.profile", fromlist=["TableProfile"]).TableProfile(profile).current_model()
+            row["unsure_below"] = model.unsure_below if model is not None else None
+            row["adopted"] = model is not None
+        else:
+            row["unsure_below"] = reader_threshold(shipped)
+        s = score(reader, rest, kind)
+        row.update({key: s[key] for key in ("images", "dice", "hands_free", "sure_wrong_rate", "confident_reads",
+                                            "confident_wrong", "recall", "value_accuracy", "colour_accuracy")})
+        rows.append(row)
+        err.write(f"  {name} k={k}: hands-free {row['hands_free']}, sure-and-wrong {row['confident_wrong']} of "
+                  f"{row['confident_reads']}\n")
+        err.flush()
+    return rows
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{100 * v:.1f} %"
+
+
+def format_curves(curves: dict[str, Any]) -> str:
+    lines = []
+    for name, c in curves.items():
+        lines.append(f"{name} ({'trained on' if c['trained_on'] else 'NO model trained on it'}; {c['note']})")
+        lines.append("| k photos (dice) | hands-free | sure-and-wrong | recall | value | colour | learn s (CPU s) | threshold |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for r in c["rows"]:
+            sw = f"{_pct(r['sure_wrong_rate'])} ({r['confident_wrong']} / {r['confident_reads']})"
+            lines.append(f"| {r['k']} ({r['confirmed_dice']}) | {_pct(r['hands_free'])} | {sw} | {_pct(r['recall'])} | "
+                         f"{_pct(r['value_accuracy'])} | {_pct(r['colour_accuracy'])} | "
+                         f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {r['unsure_below']}{'' if r.get('adopted', True) else ' (not adopted)'} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
+    from vision.reader import DiceReader
+
+    shipped = DiceReader.from_files(backend=args.backend)
+    trained = args.trained_on.split(",") if getattr(args, "trained_on", None) else trained_domains()
+    sets: list[tuple[str, str, list[dict[str, Any]], str]] = []
+    folders = dict(domain_dirs(getattr(args, "domain_root", None) or DOMAIN_ROOT))
+    for extra in getattr(args, "domain_dir", None) or []:
+        folders[Path(extra).name] = Path(extra)
+    for name, folder in folders.items():
+        _, scenes = load_domain_dir(folder)
+        sets.append((name, "domain", [{"image": img, "truths": ts} for img, ts in scenes], f"rendered, {folder}"))
+    if not folders:
+        err.write(f"no rendered domain sets (LuxCore, ...) under {getattr(args, 'domain_root', None) or DOMAIN_ROOT} "
+                  "on this machine: none measured\n")
+    root = args.real or DEFAULT_REAL
+    if not args.no_real:
+        for split, pairs in real_splits(root).items():
+            note = "real photos, value only"
+            if split.startswith("matteo-white/"):
+                note += "; white dice (colour 'other', never sure: scored on the value); shares near-duplicate " \
+                        "scenes with the train split the shipped model saw"
+            sets.append((f"real {split}", "real", real_items(pairs), note))
+    ks = tuple(sorted(set(args.adapt_ks))) if getattr(args, "adapt_ks", None) else KS
+    curves: dict[str, Any] = {}
+    work = Path(tempfile.mkdtemp(prefix="vision-adapt-"))
+    cache = work / "replay-cache"
+    try:
+        ordered = sorted(sets, key=lambda s: was_trained_on(s[0], trained))  # held-out domains first
+        for name, kind, items, note in ordered:
+            if was_trained_on(name, trained) and not getattr(args, "adapt_trained", False):
+                err.write(f"skipping {name}: the shipped model trained on it (--adapt-trained to measure it)\n")
+                continue
+            err.write(f"learning curve of {name} ({len(items)} photos)...\n")
+            try:
+                rows = run_domain(name, items, kind, shipped, ks, work, cache, err, getattr(args, "adapt_steps", None))
+            except ValueError as exc:
+                err.write(f"skipping {name}: {exc}\n")
+                continue
+            curves[name] = {"trained_on": was_trained_on(name, trained), "note": note, "rows": rows,
+                            "photos": len(items)}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        out.write(json.dumps({"adapt": curves}) + "\n")
+    else:
+        out.write(format_curves(curves) + "\n")
+    return 0

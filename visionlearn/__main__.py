@@ -1,0 +1,63 @@
+"""``python -m visionlearn --profile DIR [--cache DIR] [--seed N] [--steps N] [--threads N] [--json]``
+
+Adapts the reader to a table profile's confirmed dice (visionlearn.learn). Exit codes: 0 done
+(adopted, or not adopted because it read the held-back dice worse: the last good model stays,
+said on stdout); 2 nothing to learn or a broken profile; 3 the optional ``learn`` extra (torch,
+onnx) is not installed; 1 an unexpected failure (the last good model stays).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+EXIT_NO_EXTRA = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m visionlearn", description="Adapt the dice reader to a table profile.")
+    p.add_argument("--profile", type=Path, default=None, help="table profile folder (default: your own profile)")
+    p.add_argument("--cache", type=Path, default=None, help="replay cache folder (default: the profile's cache/)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--steps", type=int, default=None)
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for training (default 1)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    args = p.parse_args(argv)
+    try:
+        import onnx  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as exc:
+        sys.stderr.write(f"learning needs the optional 'learn' extra (torch, onnx): {exc}\n")
+        return EXIT_NO_EXTRA
+    from vision.profile import TableProfile
+
+    from .learn import STEPS, LearnError, learn
+
+    if args.steps is not None and args.steps < 1:
+        sys.stderr.write("error: --steps must be at least 1\n")
+        return 2
+    log = (lambda m: sys.stderr.write(m + "\n")) if args.json else (lambda m: print(m, flush=True))
+    try:
+        report = learn(TableProfile(args.profile).path, cache_dir=args.cache, seed=args.seed,
+                       steps=args.steps or STEPS, threads=args.threads, log=log)
+    except LearnError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    t, h = report["trained_on"], report["held_back"]
+    print(f"learned from {t['dice']} dice of {t['photos']} photos" + (f" and {t['not_dice']} boxes that are not dice"
+          if t.get("not_dice") else "") + f" ({report['steps']} steps, {report['train_seconds']:.1f} s of training, "
+          f"{report['seconds']:.1f} s in all; this process used {time.process_time():.1f} s of CPU, torch's import included)")
+    print(f"held back {h['dice']} dice of {h['photos']} photos: adapted {h['right']} right, shipped "
+          f"{h['right_shipped']} right; sure at {report['unsure_below']}: {h['sure']} sure, {h['sure_wrong']} wrong")
+    print(f"threshold: {report['threshold_rule']}")
+    print("adopted: the reader now uses the adapted model" if report["adopted"] else report["reason"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""Fine-tune the shipped classifier on a table profile's confirmed dice (issue 38, item 2).
+
+``learn(profile_dir)``:
+
+1. the profile's photos in the order added; every ``HOLD_EVERY``-th photo (the 4th, 8th, ...) is
+   held back, and the last one when that holds none back and there are two or more;
+2. the WHOLE classifier (every layer, value and colour heads) starts from the shipped ONNX weights
+   (``visionlab.train.warmstart``), BatchNorm statistics frozen, and trains ``steps`` steps on
+   batches that are half the table's crops (``JITTERS`` jittered re-cuts of each confirmed die,
+   as the reader cuts them) and half replay crops of the shipped training distribution
+   (``visionlab.render.synth`` scenes of a training seed, cached), so it does not forget other
+   dice; a die confirmed with colour null trains the value only (the colour loss is masked);
+3. the held-back dice are read by the adapted and the shipped network; the threshold comes from
+   the held-back reads (``visionlearn.threshold``); the adapted model is adopted only when it
+   reads at least as many held-back dice right as the shipped one;
+4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
+   costs what a shipped read costs), checked against torch with onnxruntime, and switched in
+   atomically (``TableProfile.switch_model``). Any failure before the switch leaves the last good
+   model.
+
+Seeds are fixed: the same profile gives the same model.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import torch
+
+from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier
+from vision.profile import CACHE_DIR, CLASSIFIER_FILE, ConfirmedDie, ProfileError, TableProfile
+from visionlab.train.data import CONTEXT, CROP, _jitter_box
+from visionlab.train.nets import Classifier
+from visionlab.train.train import classifier_loss
+from visionlab.train.warmstart import load_onnx_weights
+
+from .threshold import choose_threshold, sure_counts
+
+HOLD_EVERY = 4
+JITTERS = 8
+STEPS = 80
+BATCH_TABLE = 16
+BATCH_REPLAY = 16
+LR = 3e-4
+REPLAY_SEED = 1900  # a training seed of our renderer (docs/vision-model.md: training uses 1000-1999)
+REPLAY_SCENES = 60
+REPLAY_VERSION = 1
+
+
+class LearnError(Exception):
+    """Learning cannot run (nothing to learn, a broken profile); the last good model stays."""
+
+
+def split_photos(photos: list[int]) -> tuple[list[int], list[int]]:
+    """(trained on, held back) photo numbers, in the order added."""
+    held = [p for i, p in enumerate(photos) if i % HOLD_EVERY == HOLD_EVERY - 1]
+    if not held and len(photos) >= 2:
+        held = [photos[-1]]
+    return [p for p in photos if p not in held], held
+
+
+def replay_crops(cache_dir: Path, log: Callable[[str], None] = print) -> dict[str, np.ndarray]:
+    """Crops of ``REPLAY_SCENES`` scenes of our renderer (dice of every colour, other dice,
+    negatives), rendered once and cached in ``cache_dir``."""
+    path = Path(cache_dir) / f"replay-{REPLAY_SEED}-{REPLAY_SCENES}-v{REPLAY_VERSION}.npz"
+    if path.is_file():
+        try:
+            with np.load(path) as z:
+                return {k: z[k] for k in ("crops", "value", "colour", "die")}
+        except (OSError, ValueError, KeyError, EOFError) as exc:
+            log(f"replay cache {path} unreadable ({exc}); rendering it again")
+    from visionlab.train.data import render_sample
+
+    t0 = time.perf_counter()
+    parts = [render_sample(REPLAY_SEED, i, "train") for i in range(REPLAY_SCENES)]
+    out = {"crops": np.concatenate([p[2] for p in parts]), "value": np.concatenate([p[3] for p in parts]),
+           "colour": np.concatenate([p[4] for p in parts]), "die": np.concatenate([p[5] for p in parts])}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, **out)
+        tmp.replace(path)
+    except OSError as exc:
+        log(f"replay cache not kept ({exc})")
+    log(f"replay: {len(out['crops'])} crops of {REPLAY_SCENES} scenes rendered in {time.perf_counter() - t0:.1f} s")
+    return out
+
+
+def _labels(d: ConfirmedDie) -> tuple[int, int]:
+    if not d.die:
+        return -1, -1
+    return d.value - 1, (-1 if d.colour is None else COLOUR_CLASSES.index(d.colour))
+
+
+def table_bank(profile: TableProfile, dice: list[ConfirmedDie], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """``JITTERS`` classifier crops per confirmed die (the first as the box was confirmed, the
+    others with the box jittered as detector boxes are), with their labels."""
+    crops, values, colours, dies = [], [], [], []
+    for d in dice:
+        img = profile.load_crop(d)
+        v, c = _labels(d)
+        for j in range(JITTERS if d.die else 2):
+            box = d.crop_box if j == 0 else _jitter_box(rng, d.crop_box)
+            crops.append(crop_for_classifier(img, box, CROP, CONTEXT))
+            values.append(v)
+            colours.append(c)
+            dies.append(int(d.die))
+    return {"crops": np.stack(crops), "value": np.array(values, np.int8), "colour": np.array(colours, np.int8),
+            "die": np.array(dies, np.int8)}
+
+
+@torch.no_grad()
+def classify(model: torch.nn.Module, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(value probs, colour probs) of uint8 crops [N,64,64,3], each averaged with its mirror
+    image, as the reader does (``ModelConfig.classifier_tta`` 2)."""
+    model.eval()
+    x = torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
+    v1, c1, _ = model(x)
+    v2, c2, _ = model(x.flip(3))
+    return ((v1 + v2) / 2).numpy(), ((c1 + c2) / 2).numpy()
+
+
+def held_back_reads(model: torch.nn.Module, profile: TableProfile, dice: list[ConfirmedDie]) -> list[dict[str, Any]]:
+    """Per held-back die: confidence as the reader computes it (P(value) x P(colour); P(value)
+    alone for a value-only die; the detector's share is not known for a confirmed box and is
+    taken as 1), right or not, and whether it can be sure at all (a die of no game colour
+    never is)."""
+    if not dice:
+        return []
+    crops = np.stack([crop_for_classifier(profile.load_crop(d), d.crop_box, CROP, CONTEXT) for d in dice])
+    vp, cp = classify(model, crops)
+    out = []
+    other = COLOUR_CLASSES.index("other")
+    for d, v, c in zip(dice, vp, cp):
+        vi, ci = int(np.argmax(v)), int(np.argmax(c))
+        want_v, want_c = _labels(d)
+        right = vi == want_v and (want_c < 0 or ci == want_c)
+        can_be_sure = want_c != other and (want_c < 0 or ci != other)
+        conf = float(v[vi]) * (1.0 if want_c < 0 else float(c[ci]))
+        out.append({"confidence": conf, "right": bool(right), "can_be_sure": bool(can_be_sure)})
+    return out
+
+
+def _freeze_batchnorm(model: torch.nn.Module) -> None:
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
+
+
+def train(model: torch.nn.Module, bank: dict[str, np.ndarray], replay: dict[str, np.ndarray], steps: int,
+          seed: int) -> float:
+    """Fine-tune ``model`` in place; returns the last steps' mean loss."""
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 0.5 * (1 + np.cos(np.pi * s / max(1, steps))))
+    losses = []
+    for _ in range(steps):
+        model.train()
+        _freeze_batchnorm(model)
+        ti = rng.integers(0, len(bank["crops"]), BATCH_TABLE)
+        ri = rng.integers(0, len(replay["crops"]), BATCH_REPLAY)
+        batch = {k: torch.from_numpy(np.concatenate([bank[k][ti], replay[k][ri]]))
+                 for k in ("crops", "value", "colour", "die")}
+        loss, _ = classifier_loss(model, batch, gen, upright=True, photo=True)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(loss.item())
+    model.eval()
+    tail = losses[-10:]
+    return sum(tail) / len(tail) if tail else 0.0
+
+
+LOCK_FILE = ".learn.lock"
+
+
+class _Lock:
+    """One learner per profile: ``<profile>/.learn.lock`` holds the learner's pid; a lock whose
+    process is gone is stale and taken over."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = Path(folder) / LOCK_FILE
+
+    def __enter__(self) -> "_Lock":
+        import os
+
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                try:
+                    pid = int(self.path.read_text().strip() or 0)
+                    os.kill(pid, 0)
+                except (ValueError, ProcessLookupError, FileNotFoundError):
+                    self.path.unlink(missing_ok=True)  # stale: its learner is gone
+                    continue
+                except PermissionError:
+                    pass
+                raise LearnError(f"another learn is running on {self.path.parent} (process {pid}); "
+                                 "the last good model stays") from None
+            with os.fdopen(fd, "w") as f:
+                f.write(str(os.getpid()))
+            return self
+        raise LearnError(f"cannot take the learn lock {self.path}")
+
+    def __exit__(self, *exc: object) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: int = 0, steps: int = STEPS,
+          model_dir: str | Path | None = None, threads: int = 1,
+          log: Callable[[str], None] = print) -> dict[str, Any]:
+    """Adapt the classifier to the profile's dice (module doc). Returns the report (also the
+    adopted model's ``model.json``); raises ``LearnError`` when nothing can be learned or another
+    learner holds the profile."""
+    if not TableProfile(profile_dir).exists():
+        raise LearnError(f"no table profile at {Path(profile_dir)}")
+    with _Lock(Path(profile_dir)):
+        return _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log)
+
+
+def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict[str, Any]:
+    from .onnxout import write_classifier_onnx
+
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    torch.set_num_threads(max(1, threads))
+    profile = TableProfile(profile_dir)
+    if not profile.exists():
+        raise LearnError(f"no table profile at {profile.path}")
+    try:
+        dice = profile.dice()
+    except ProfileError as exc:
+        raise LearnError(str(exc)) from None
+    photos = list(dict.fromkeys(d.photo for d in dice))
+    train_photos, held_photos = split_photos(photos)
+    train_dice = [d for d in dice if d.photo in set(train_photos)]
+    held_dice = [d for d in dice if d.photo in set(held_photos) and d.die]
+    if not any(d.die for d in train_dice):
+        raise LearnError(f"{profile.path}: no confirmed dice to learn from")
+    shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
+    rng = np.random.default_rng(seed)
+    bank = table_bank(profile, train_dice, rng)
+    replay = replay_crops(Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR, log)
+    base = load_onnx_weights(Classifier(), shipped).eval()
+    model = load_onnx_weights(Classifier(), shipped)
+    t_train = time.perf_counter()
+    loss = train(model, bank, replay, steps, seed)
+    train_s = time.perf_counter() - t_train
+    shipped_reads = held_back_reads(base, profile, held_dice)
+    reads = held_back_reads(model, profile, held_dice)
+    threshold, why = choose_threshold([(r["confidence"], r["right"]) for r in reads if r["can_be_sure"]])
+    sure_reads = [(r["confidence"], r["right"]) for r in reads if r["can_be_sure"]]
+    sure, wrong = sure_counts(sure_reads, threshold)
+    right, shipped_right = sum(r["right"] for r in reads), sum(r["right"] for r in shipped_reads)
+    report: dict[str, Any] = {
+        "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "unsure_below": threshold, "threshold_rule": why,
+        "trained_on": {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
+                       "not_dice": sum(not d.die for d in train_dice)},
+        "held_back": {"photos": len(held_photos), "dice": len(held_dice), "right": right,
+                      "right_shipped": shipped_right, "sure": sure, "sure_wrong": wrong},
+        "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
+        "base_classifier_sha256": _sha256(shipped),
+    }
+    if held_dice and right < shipped_right:
+        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
+                      reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right, the shipped "
+                             f"one {shipped_right}: not adopted, the last good model stays")
+        return report
+    folder = profile.new_model_folder()
+    try:
+        report["onnx_max_diff"] = write_classifier_onnx(model, shipped, folder / CLASSIFIER_FILE,
+                                                        bank["crops"][: min(16, len(bank["crops"]))])
+        report.update(adopted=True, seconds=round(time.perf_counter() - t0, 2),
+                      cpu_seconds=round(time.process_time() - cpu0, 2))
+        profile.switch_model(folder, report)
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return report
