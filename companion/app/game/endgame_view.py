@@ -121,4 +121,12 @@ class EndgamePanel:
         breakdowns, ranking = step.scores()
         view = build_view(breakdowns, ranking, self.tr, self.vm.state.board)
         return score_view_controls(view, self.tr, self.phone) + endgame_controls(
-            step.at_a_glance((breakdowns, ranking)), self.gt, self.phone)
+            step.at_a_glance((breakdowns, ranking)), self.gt, self.phone) + [self.end_buttons()]
+
+    def end_buttons(self) -> ft.Control:
+        """What a finished game offers next (issue 41, item 14): a new game, or the start screen."""
+        gt = self.gt
+        return ft.Row([
+            ft.FilledButton(gt("g.end.new_game"), icon=ft.Icons.PLAY_ARROW, on_click=lambda e: self.ctl.new_game()),
+            ft.OutlinedButton(gt("g.end.back_to_start"), icon=ft.Icons.HOME, on_click=lambda e: self.ctl.nav.go("/")),
+        ], wrap=True, spacing=12, run_spacing=8)

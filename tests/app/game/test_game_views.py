@@ -248,3 +248,49 @@ def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game
     answer(vm, rng)
     again = GameScreen(shell).log_panel(tile)  # in place: the same tile, the new texts
     assert again is tile and tile.controls[0].value.startswith(f"{vm.log_rows(1)[0]}. ")
+
+
+def _buttons(control) -> dict[str, ft.Control]:
+    found: dict[str, ft.Control] = {}
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+            return
+        if not isinstance(c, ft.BaseControl):
+            return
+        if isinstance(c, (ft.FilledButton, ft.OutlinedButton, ft.Button, ft.TextButton)) and isinstance(c.content, str):
+            found[c.content] = c
+        for name in ("content", "controls"):
+            walk(getattr(c, name, None))
+
+    walk(control)
+    return found
+
+
+def test_a_finished_game_offers_a_new_game_and_the_start_screen(monkeypatch, game_dir):
+    """Issue 41, item 14: the end of a game offers "New game" and "Back to start"."""
+    import json
+    from pathlib import Path
+
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    sample = Path(__file__).resolve().parents[3] / "samples" / "saves" / "finished-4-seats-automa.json"
+    s = GameSession.import_game(GameStore(game_dir), json.loads(sample.read_text(encoding="utf-8")))
+    gid = s.game_id
+    s.close()
+    for lang, new, start in (("en", "New game", "Back to start"), ("fr", "Nouvelle partie", "Retour à l'accueil"),
+                             ("it", "Nuova partita", "Torna all'inizio")):
+        shell = FakeShell(lang=lang)
+        shell.ctl.nav.go("/resume")
+        shell.ctl.open_game(gid)
+        found = _buttons(build_screen("/game", shell).view())
+        assert new in found and start in found, sorted(found)
+    found[start].on_click(None)
+    assert shell.ctl.nav.current == "/"
+    shell.ctl.open_game(gid)
+    _buttons(build_screen("/game", shell).view())[new].on_click(None)
+    assert shell.ctl.nav.current == "/new"
