@@ -340,6 +340,18 @@ class LiveGames:
         with self._lock:
             return [gid for (d, gid), shared in self._open.items() if d == folder and not shared.closed]
 
+    def unless_open(self, game_id: str, fn: Callable[[], Any], store: GameStore | None = None
+                    ) -> tuple[bool, Any]:
+        """``(True, fn())`` when no page has ``game_id`` open, run while no page can open it
+        (the registry's lock: a delete or a rename of the file cannot race an ``acquire``);
+        ``(False, the live SharedSession)`` otherwise, and ``fn`` is not called."""
+        key = self._key(store or self.store(), game_id)
+        with self._lock:
+            shared = self._open.get(key)
+            if shared is not None and not shared.closed:
+                return False, shared
+            return True, fn()
+
     def get(self, game_id: str, store: GameStore | None = None) -> SharedSession | None:
         with self._lock:
             return self._open.get(self._key(store or self.store(), game_id))

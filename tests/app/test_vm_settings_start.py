@@ -134,3 +134,77 @@ def test_a_game_with_an_illegal_action_is_refused(_private_data_dir):
 def test_exporting_a_missing_game_says_so(_private_data_dir):
     with pytest.raises(GameFileError):
         export_game("nope")
+
+
+def _game(title="Friday"):
+    from companion.actions import SeatConfig, StartGame
+    from companion.session import GameSession
+
+    s = GameSession.create(GameStore(), [StartGame((SeatConfig("Ann", "human"), SeatConfig("Bob", "human")), 0, False)],
+                           title=title)
+    gid = s.game_id
+    s.close()
+    return gid
+
+
+def test_an_imported_game_is_marked_as_imported(_private_data_dir):
+    """Issue 41, item 14."""
+    _game("Mine")
+    import_game((SAVES / "finished-4-seats-automa.json").read_bytes(), "finished-4-seats-automa.json")
+    games, _, _ = saved_games()
+    assert sorted((g.title == "Mine", g.imported) for g in games) == [(False, True), (True, False)]
+
+
+def test_a_saved_game_is_renamed_and_bad_names_change_nothing(_private_data_dir):
+    """Issue 41, item 14: rename from the list; a bad name is refused with the reason."""
+    from companion.app.common.i18n import Translator
+    from companion.app.start.vm import SavedGamesVM
+    from companion.shared_session import LiveGames
+
+    gid = _game()
+    live = LiveGames(GameStore())
+    vm = SavedGamesVM(Translator("en"), GameStore(), live)
+    vm.ask_rename(gid)
+    assert vm.renaming == gid
+    for bad, words in (("   ", "needs a name"), ("x" * 81, "at most 80"), ("a\nb", "one line")):
+        assert not vm.rename(gid, bad) and words in vm.error
+        assert [g.title for g in saved_games()[0]] == ["Friday"] and vm.renaming == gid
+    assert vm.rename(gid, "  Saturday night ") and vm.error is None and vm.renaming is None
+    assert [g.title for g in saved_games()[0]] == ["Saturday night"] and vm.done == "Renamed: Saturday night"
+    # open on a page: renamed through its live session (the file stays open, its lock kept)
+    shared = live.acquire(gid)
+    assert vm.rename(gid, "Sunday")
+    assert shared.title == "Sunday" and not shared.closed
+    live.release(shared)
+    assert [g.title for g in saved_games()[0]] == ["Sunday"]
+
+
+def test_a_delete_asks_first_and_an_open_game_is_not_deleted(_private_data_dir):
+    """Issue 41, item 14: a delete asks for confirmation; a game a page has open stays."""
+    from companion.app.common.i18n import Translator
+    from companion.app.start.vm import SavedGamesVM
+    from companion.shared_session import LiveGames
+
+    gid, other = _game("Friday"), _game("Saturday")
+    live = LiveGames(GameStore())
+    vm = SavedGamesVM(Translator("fr"), GameStore(), live)
+    assert not vm.confirm_delete() and "Choisissez" in vm.error  # nothing asked: nothing deleted
+    question = vm.ask_delete(gid)
+    assert "Friday" in question and "corbeille" in question
+    assert len(saved_games()[0]) == 2  # asking deletes nothing
+    vm.cancel()
+    assert vm.deleting is None and not vm.confirm_delete() and len(saved_games()[0]) == 2
+    shared = live.acquire(gid)  # another page has it open
+    vm.ask_delete(gid)
+    assert not vm.confirm_delete() and "ouverte sur un écran" in vm.error
+    assert len(saved_games()[0]) == 2 and not shared.closed
+    shared.rename("Still open")  # the open game still writes to its file
+    live.release(shared)
+    assert "Still open" in [g.title for g in saved_games()[0]]
+    vm.ask_delete(gid)
+    assert vm.confirm_delete() and vm.error is None and "Still open" in vm.done
+    assert [g.game_id for g in saved_games()[0]] == [other]
+    assert (GameStore().games_dir / "trash").is_dir()
+    # a page that still had its address opens nothing and says why
+    with pytest.raises(Exception):
+        live.acquire(gid)

@@ -294,3 +294,52 @@ def test_a_finished_game_offers_a_new_game_and_the_start_screen(monkeypatch, gam
     shell.ctl.open_game(gid)
     _buttons(build_screen("/game", shell).view())[new].on_click(None)
     assert shell.ctl.nav.current == "/new"
+
+
+def test_the_saved_games_list_renames_and_deletes_after_asking(monkeypatch, game_dir):
+    """Issue 41, item 14, on the screen: each saved game has Rename and Delete; Delete asks
+    first; an imported game says so."""
+    import json
+    from pathlib import Path
+
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    sample = Path(__file__).resolve().parents[3] / "samples" / "saves" / "finished-4-seats-automa.json"
+    s = GameSession.import_game(GameStore(game_dir), json.loads(sample.read_text(encoding="utf-8")))
+    gid, title = s.game_id, s.title
+    s.close()
+    shell = FakeShell(lang="en")
+    shell.ctl.nav.go("/resume")
+
+    def labelled(control) -> dict[str, ft.Control]:
+        out = {}
+
+        def walk(c):
+            if isinstance(c, (list, tuple)):
+                for x in c:
+                    walk(x)
+                return
+            if not isinstance(c, ft.BaseControl):
+                return
+            if isinstance(c, ft.Semantics) and c.label:
+                out[c.label] = c.content
+            for name in ("content", "controls", "trailing"):
+                walk(getattr(c, name, None))
+
+        walk(control)
+        return out
+
+    body = build_screen("/resume", shell).view()
+    assert "imported" in " ".join(texts(body))
+    named = labelled(body)
+    assert f"Rename {title}" in named and f"Delete {title}" in named
+    named[f"Delete {title}"].on_click(None)
+    body = build_screen("/resume", shell).view()
+    assert "Delete this game?" in texts(body) and GameStore(game_dir).exists(gid)  # asked, not deleted
+    _buttons(body)["Cancel"].on_click(None)
+    assert GameStore(game_dir).exists(gid)
+    labelled(build_screen("/resume", shell).view())[f"Delete {title}"].on_click(None)
+    _buttons(build_screen("/resume", shell).view())["Delete"].on_click(None)
+    assert not GameStore(game_dir).exists(gid)
