@@ -276,8 +276,9 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         text = self.gt("g.join.host", address=address or "-", code=code)
         # on a narrow screen the QR code goes under the text (a Text that expands cannot sit in
         # a wrapping row: Flutter drew the whole game as a grey error box there)
+        folded = bool(getattr(self.vm.session, "phones_joined", False))
         row: list[ft.Control] = [ft.Text(text, expand=not self.phone)]
-        key = (text, address, self.phone)
+        key = (text, address, self.phone, folded)
         kept = getattr(self, "_host", None)
         if kept is not None and kept[0] == key:  # the same controls: the QR image is not sent again
             return kept[1]
@@ -285,7 +286,13 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         if png is not None:
             row.append(ft.Image(src=png, width=120, height=120, semantics_label=self.gt("g.join.qr", address=address)))
         box = ft.Column(row, spacing=8) if self.phone else ft.Row(row, spacing=12)
-        out = [ft.Container(box, padding=10, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        if folded:  # phones have joined: one line with the code, the rest a tap away (issue 41, item 8)
+            out = [ft.ExpansionTile(
+                title=ft.Text(self.gt("g.join.folded", code=code)), leading=ft.Icon(ft.Icons.QR_CODE),
+                controls=[ft.Container(box, padding=10)], expanded=False, dense=True,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, collapsed_bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        else:
+            out = [ft.Container(box, padding=10, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
         self._host = (key, out)
         return out
 
