@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 #: tests only (tests/app/test_e2e_rejoin.py): seconds a page waits before redrawing a change
 #: made on another page, so that a tap on its old question can be made (and refused as stale)
 HOLD_REMOTE_REDRAW_ENV = "ENCYCLOPEDIA_TEST_HOLD_REMOTE_REDRAW_S"
+#: the scroll key of the game's head (status, messages) right above the step: shown after a step
+STEP_KEY = "game-step"
 
 
 # --------------------------------------------------------------------------- the join QR code
@@ -170,12 +172,22 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         """Call a view-model method from a tap and redraw (its refusal shows as ``vm.error``).
         One tap or remote redraw of this page at a time (``page_lock``)."""
         with page_lock(self.ctl):
+            before = getattr(self.vm, "_version", None)
             try:
                 fn(*args, **kw)
             except Exception as exc:  # a bug must not freeze the table: show it and keep the game
                 log.error("game action failed", exc_info=True)
                 self.vm.error = f"{type(exc).__name__}: {exc}"
             self.redraw()
+            if self.vm is not None and getattr(self.vm, "_version", None) != before:
+                self.show_step()
+
+    def show_step(self) -> None:
+        """The game moved on by this page's tap: bring the next step on screen (its messages,
+        then the step's panel, drawn under ``STEP_KEY``), wherever the page was scrolled to."""
+        scroll = getattr(self.shell, "scroll_to_key", None)
+        if scroll is not None:
+            scroll(STEP_KEY)
 
     # -- layout ---------------------------------------------------------------------------
     def view(self) -> ft.Control:
@@ -189,7 +201,7 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         vm = self.vm
         step = vm.step
         stretch = ft.CrossAxisAlignment.STRETCH
-        head = ft.Column(self.head_controls(), spacing=12, horizontal_alignment=stretch)
+        head = ft.Column(self.head_controls(), spacing=12, horizontal_alignment=stretch, key=ft.ScrollKey(STEP_KEY))
         main = self.step_panel(step)
         central, seats = self.boards_panel(step)
         logs = self.log_panel()

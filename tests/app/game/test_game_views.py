@@ -343,3 +343,43 @@ def test_the_saved_games_list_renames_and_deletes_after_asking(monkeypatch, game
     labelled(build_screen("/resume", shell).view())[f"Delete {title}"].on_click(None)
     _buttons(build_screen("/resume", shell).view())["Delete"].on_click(None)
     assert not GameStore(game_dir).exists(gid)
+
+
+def test_after_a_confirm_the_next_step_is_scrolled_into_view(monkeypatch, game_dir):
+    """Issue 41, item 6: a tap that moves the game on asks the shell to bring the step (drawn
+    under ``STEP_KEY``) on screen; a refused tap leaves the page where it is."""
+    from companion.app.game.view import STEP_KEY
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+
+    class ScrollingShell(FakeShell):
+        def __init__(self):
+            super().__init__()
+            self.scrolls = []
+
+        def scroll_to_key(self, key):
+            self.scrolls.append(key)
+
+    shell = ScrollingShell()
+    shell.ctl.new_game()
+    build_screen("/new", shell).start()
+    screen = build_screen("/game", shell)
+    body = screen.view()
+    keyed = []
+
+    def walk(c):
+        if isinstance(c, ft.BaseControl):
+            if isinstance(c.key, ft.ScrollKey) and c.key.value == STEP_KEY:
+                keyed.append(c)
+            for name in ("content", "controls"):
+                v = getattr(c, name, None)
+                for x in (v if isinstance(v, list) else [v]):
+                    walk(x)
+
+    walk(body)
+    assert len(keyed) == 1 and screen.vm.step.title() in " ".join(texts(body))
+    step = screen.vm.step
+    screen.run(step.reveal, "no such expert")  # refused: no scroll
+    assert screen.vm.error and shell.scrolls == []
+    screen.run(screen.vm.step.reveal, screen.vm.step.candidates()[0])
+    assert screen.vm.error is None and shell.scrolls == [STEP_KEY]
