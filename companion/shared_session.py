@@ -80,6 +80,8 @@ class SharedSession:
         #: the code a phone types to join this game (random per game and per server run)
         self.join_code = new_join_code()
         self._misses: list[float] = []  # when wrong codes were typed (time.monotonic)
+        #: a phone has typed the right code (the table's join panel then folds away)
+        self.phones_joined = False
 
     def try_code(self, code: str | None, now: float | None = None) -> str | None:
         """A page tries to join: None if ``code`` is right, else why not (a message key):
@@ -91,6 +93,7 @@ class SharedSession:
             if len(self._misses) >= JOIN_MISSES_PER_MINUTE:
                 return "g.join.too_many"
             if self.admits(code):
+                self.phones_joined = True
                 return None
             self._misses.append(now)
             return "g.join.wrong"
@@ -277,6 +280,9 @@ class LiveGames:
         self._lock = threading.Lock()
         self._open: dict[tuple[str, str], SharedSession] = {}
         self._users: dict[tuple[str, str], int] = {}
+        #: each game's join code, drawn the first time it goes live and kept while the server
+        #: runs: re-opening a game (its last page left, a page opens it again) keeps its code
+        self._codes: dict[tuple[str, str], str] = {}
 
     def store(self) -> GameStore:
         if self._store is None:
@@ -297,6 +303,7 @@ class LiveGames:
             shared = self._open.get(key)
             if shared is None or shared.closed:
                 shared = SharedSession(GameSession.open(store, game_id))
+                shared.join_code = self._codes.setdefault(key, shared.join_code)
                 self._open[key] = shared
                 self._users[key] = 0
             self._users[key] += 1
@@ -312,6 +319,7 @@ class LiveGames:
                 self._users[key] += 1
                 return old
             shared = SharedSession(session)
+            shared.join_code = self._codes.setdefault(key, shared.join_code)
             self._open[key] = shared
             self._users[key] = 1
             return shared
@@ -339,6 +347,18 @@ class LiveGames:
         folder = self._key(store or self.store(), "")[0]
         with self._lock:
             return [gid for (d, gid), shared in self._open.items() if d == folder and not shared.closed]
+
+    def unless_open(self, game_id: str, fn: Callable[[], Any], store: GameStore | None = None
+                    ) -> tuple[bool, Any]:
+        """``(True, fn())`` when no page has ``game_id`` open, run while no page can open it
+        (the registry's lock: a delete or a rename of the file cannot race an ``acquire``);
+        ``(False, the live SharedSession)`` otherwise, and ``fn`` is not called."""
+        key = self._key(store or self.store(), game_id)
+        with self._lock:
+            shared = self._open.get(key)
+            if shared is not None and not shared.closed:
+                return False, shared
+            return True, fn()
 
     def get(self, game_id: str, store: GameStore | None = None) -> SharedSession | None:
         with self._lock:

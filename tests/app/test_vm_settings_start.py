@@ -134,3 +134,154 @@ def test_a_game_with_an_illegal_action_is_refused(_private_data_dir):
 def test_exporting_a_missing_game_says_so(_private_data_dir):
     with pytest.raises(GameFileError):
         export_game("nope")
+
+
+def _game(title="Friday"):
+    from companion.actions import SeatConfig, StartGame
+    from companion.session import GameSession
+
+    s = GameSession.create(GameStore(), [StartGame((SeatConfig("Ann", "human"), SeatConfig("Bob", "human")), 0, False)],
+                           title=title)
+    gid = s.game_id
+    s.close()
+    return gid
+
+
+def test_an_imported_game_is_marked_as_imported(_private_data_dir):
+    """Issue 41, item 14."""
+    _game("Mine")
+    import_game((SAVES / "finished-4-seats-automa.json").read_bytes(), "finished-4-seats-automa.json")
+    games, _, _ = saved_games()
+    assert sorted((g.title == "Mine", g.imported) for g in games) == [(False, True), (True, False)]
+
+
+def test_a_saved_game_is_renamed_and_bad_names_change_nothing(_private_data_dir):
+    """Issue 41, item 14: rename from the list; a bad name is refused with the reason."""
+    from companion.app.common.i18n import Translator
+    from companion.app.start.vm import SavedGamesVM
+    from companion.shared_session import LiveGames
+
+    gid = _game()
+    live = LiveGames(GameStore())
+    vm = SavedGamesVM(Translator("en"), GameStore(), live)
+    vm.ask_rename(gid)
+    assert vm.renaming == gid
+    for bad, words in (("   ", "needs a name"), ("x" * 81, "at most 80"), ("a\nb", "one line")):
+        assert not vm.rename(gid, bad) and words in vm.error
+        assert [g.title for g in saved_games()[0]] == ["Friday"] and vm.renaming == gid
+    assert vm.rename(gid, "  Saturday night ") and vm.error is None and vm.renaming is None
+    assert [g.title for g in saved_games()[0]] == ["Saturday night"] and vm.done == "Renamed: Saturday night"
+    # open on a page: renamed through its live session (the file stays open, its lock kept)
+    shared = live.acquire(gid)
+    assert vm.rename(gid, "Sunday")
+    assert shared.title == "Sunday" and not shared.closed
+    live.release(shared)
+    assert [g.title for g in saved_games()[0]] == ["Sunday"]
+
+
+def test_a_delete_asks_first_and_an_open_game_is_not_deleted(_private_data_dir):
+    """Issue 41, item 14: a delete asks for confirmation; a game a page has open stays."""
+    from companion.app.common.i18n import Translator
+    from companion.app.start.vm import SavedGamesVM
+    from companion.shared_session import LiveGames
+
+    gid, other = _game("Friday"), _game("Saturday")
+    live = LiveGames(GameStore())
+    vm = SavedGamesVM(Translator("fr"), GameStore(), live)
+    assert not vm.confirm_delete() and "Choisissez" in vm.error  # nothing asked: nothing deleted
+    question = vm.ask_delete(gid)
+    assert "Friday" in question and "corbeille" in question
+    assert len(saved_games()[0]) == 2  # asking deletes nothing
+    vm.cancel()
+    assert vm.deleting is None and not vm.confirm_delete() and len(saved_games()[0]) == 2
+    shared = live.acquire(gid)  # another page has it open
+    vm.ask_delete(gid)
+    assert not vm.confirm_delete() and "ouverte sur un écran" in vm.error
+    assert len(saved_games()[0]) == 2 and not shared.closed
+    shared.rename("Still open")  # the open game still writes to its file
+    live.release(shared)
+    assert "Still open" in [g.title for g in saved_games()[0]]
+    vm.ask_delete(gid)
+    assert vm.confirm_delete() and vm.error is None and "Still open" in vm.done
+    assert [g.game_id for g in saved_games()[0]] == [other]
+    assert (GameStore().games_dir / "trash").is_dir()
+    # a page that still had its address opens nothing and says why
+    with pytest.raises(Exception):
+        live.acquire(gid)
+
+
+def test_check_your_box_is_a_form_of_labelled_numbers(_private_data_dir):
+    """Issue 41, item 12: each constant is its numbers in labelled fields, not a JSON text."""
+    from companion.app.common.i18n import Translator
+    from companion.app.settings.vm import cell_label
+
+    form = BoxConstantsForm()
+    tr = Translator("en")
+    coins = form.cells("starting_coins")
+    assert [(cell_label(tr, c.key, c.path), c.value, c.default) for c in coins] == [
+        ("Seat 1", 1, 1), ("Seat 2", 2, 2), ("Seat 3", 3, 3), ("Seat 4", 4, 4)]
+    assert [cell_label(tr, "slot_effects", c.path) for c in form.cells("slot_effects")] == [
+        "Slot 2: coins", "Slot 3: reputation", "Slot 4: VP"]
+    assert cell_label(Translator("it"), "research_vp", ("3",)) == "Tipo III"
+    every = {k: [cell_label(tr, k, c.path) for c in form.cells(k)] for k in form.keys}
+    assert all(every.values()) and not any("[" in x or "{" in x for xs in every.values() for x in xs)
+    # a typed number goes in its place; letters or a negative are refused there and change nothing
+    for bad in ("x", "-1", "1.5", "1000", ""):
+        assert not form.set_cell("starting_coins", (0,), bad)
+        assert form.cell_errors[("starting_coins", (0,))] == "settings.cell.bad"
+        assert form.fields["starting_coins"].text == "[1, 2, 3, 4]"
+    assert form.set_cell("starting_coins", (0,), " 0 ") and ("starting_coins", (0,)) not in form.cell_errors
+    assert form.set_cell("reputation_bonuses", ("4", "coins"), "2")
+    assert form.save() is True
+    data = json.loads((_private_data_dir / "board.json").read_text())
+    assert data["starting_coins"] == [0, 2, 3, 4] and data["reputation_bonuses"]["4"] == {"coins": 2}
+    with pytest.raises(KeyError):
+        form.set_cell("starting_coins", (9,), "1")
+    # the engine's own check still decides: a track bonus beyond the track is refused on save
+    form.set_cell("reputation_track_length", (), "10")
+    assert form.save() is False and "beyond the track" in form.error
+
+
+def test_the_settings_screen_shows_no_json(_private_data_dir):
+    """Issue 41, item 12, on the screen: no field holds a JSON text like "[1, 2, 3, 4]"."""
+    import flet as ft
+
+    from companion.app.common.prefs import Prefs
+    from companion.app.shell.controller import AppController
+    from companion.app.shell.view import build_screen
+
+    class Shell:
+        def __init__(self):
+            self.ctl = AppController(prefs=Prefs(language="fr"), save=False)
+            self.ctl.set_width(412)
+            self.page = None
+
+        def render(self):
+            pass
+
+        def file_picker(self, *a):
+            return ft.FilePicker()
+
+        def toast(self, *a, **k):
+            pass
+
+    body = build_screen("/settings", Shell()).view()
+    fields = []
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+            return
+        if not isinstance(c, ft.BaseControl):
+            return
+        if isinstance(c, ft.TextField):
+            fields.append(c)
+        for name in ("content", "controls"):
+            walk(getattr(c, name, None))
+
+    walk(body)
+    numbers = [f for f in fields if str(f.value).isdigit()]
+    assert len(numbers) >= 30
+    assert not any(str(f.value).startswith(("[", "{")) for f in fields)
+    assert "Place 1" in [f.label for f in fields]

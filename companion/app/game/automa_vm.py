@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from automa.decide import decide
-from companion.actions import ChooseExpert, DrawAnimal
-from companion.app.game.steps import Step
+from companion.actions import ChooseExpert, DrawAnimal, TakeDie
+from companion.app.game.steps import Step, owner_gain_note
 from companion.content.experts import EXPERTS
 from companion.content.vocab import name_key
 
@@ -69,7 +69,11 @@ class AutomaStep(Step):
         if not actions:
             self.vm.error = self.t("g.err.nothing_to_do")
             return False
+        gifts = [owner_gain_note(self.state, a, self.t) for a in actions if isinstance(a, TakeDie)]
         ok = self._confirm_all(actions)
+        for g in gifts if ok else ():
+            if g:
+                self.vm.note(g)
         if ok and new_name:
             self.vm.note(self.vm.catalogue.remember(*new_name))
         return ok

@@ -17,8 +17,6 @@ from companion.app.game.texts import GameText
 #: one colour per source (legend order = stacking order)
 SOURCE_COLOUR = {"track": "#546E7A", "collections": "#2E7D32", "experts": "#6A1B9A", "seals": "#C62828",
                  "coins": "#F9A825", "tokens": "#1565C0", OTHER: "#9E9E9E"}
-#: one colour per seat (seat order), distinct from the dice colours
-SEAT_COLOUR = ("#00897B", "#EF6C00", "#3949AB", "#D81B60")
 TRACK_HEIGHT = 120  # px of the tallest bar of the track chart
 
 
@@ -43,6 +41,7 @@ def points_chart(eg: EndGame, gt: GameText) -> list[ft.Control]:
     """One stacked bar per seat (its length: the seat's total against the best one), the
     numbers under it, and the legend."""
     best = max((p.total for p in eg.points), default=0)
+    colour_of = {n: eg.track.colour(i) for i, n in enumerate(eg.track.names)}
     rows: list[ft.Control] = []
     for p in eg.points:
         segs = [ft.Container(expand=vp, height=22, bgcolor=SOURCE_COLOUR[s], tooltip=gt("g.end.part", source=source_label(gt, s), vp=vp))
@@ -51,7 +50,8 @@ def points_chart(eg: EndGame, gt: GameText) -> list[ft.Control]:
             segs.append(ft.Container(expand=best - p.total, height=22))
         bar = ft.Container(ft.Row(segs, spacing=0), border_radius=4, clip_behavior=ft.ClipBehavior.HARD_EDGE) if segs \
             else ft.Container(height=22)
-        head = ft.Row([ft.Text(p.name, weight=ft.FontWeight.BOLD, expand=True, overflow=ft.TextOverflow.ELLIPSIS),
+        swatch = [_swatch(colour_of[p.name])] if p.name in colour_of else []
+        head = ft.Row([*swatch, ft.Text(p.name, weight=ft.FontWeight.BOLD, expand=True, overflow=ft.TextOverflow.ELLIPSIS),
                        ft.Text(gt("g.end.vp", vp=p.total), weight=ft.FontWeight.BOLD)])
         detail = " · ".join(gt("g.end.part", source=source_label(gt, s), vp=vp) for s, vp in p.parts)
         rows.append(ft.Column([head, bar, ft.Text(detail, size=12)], spacing=3))
@@ -68,7 +68,7 @@ def track_chart(eg: EndGame, gt: GameText, phone: bool) -> list[ft.Control]:
     groups = []
     for k, r in enumerate(tr.rounds):
         bars = [ft.Container(expand=1, height=max(2, round(TRACK_HEIGHT * tr.fraction(i, k))),
-                             bgcolor=SEAT_COLOUR[i % len(SEAT_COLOUR)], border_radius=ft.BorderRadius.only(top_left=2, top_right=2),
+                             bgcolor=tr.colour(i), border_radius=ft.BorderRadius.only(top_left=2, top_right=2),
                              tooltip=f"{tr.names[i]}: {gt('g.end.vp', vp=tr.vp[i][k])}")
                 for i in range(len(tr.names))]
         groups.append(ft.Column([
@@ -87,11 +87,11 @@ def track_chart(eg: EndGame, gt: GameText, phone: bool) -> list[ft.Control]:
                                                   for r in tr.rounds], spacing=0)]
     for i, name in enumerate(tr.names):
         table.append(ft.Row(
-            [ft.Row([_swatch(SEAT_COLOUR[i % len(SEAT_COLOUR)], 10),
+            [ft.Row([_swatch(tr.colour(i), 10),
                      ft.Text(name, size=12, overflow=ft.TextOverflow.ELLIPSIS, expand=True)], width=name_w, spacing=4)]
             + [ft.Text(str(v), size=12, width=num_w, text_align=ft.TextAlign.END) for v in tr.vp[i]], spacing=0))
     return [_title(gt("g.end.track")), ft.Text(gt("g.end.track_note"), size=12), chart,
-            _legend([(SEAT_COLOUR[i % len(SEAT_COLOUR)], n) for i, n in enumerate(tr.names)]),
+            _legend([(tr.colour(i), n) for i, n in enumerate(tr.names)]),
             ft.Row([ft.Column(table, spacing=2)], scroll=ft.ScrollMode.AUTO)]
 
 
@@ -121,4 +121,12 @@ class EndgamePanel:
         breakdowns, ranking = step.scores()
         view = build_view(breakdowns, ranking, self.tr, self.vm.state.board)
         return score_view_controls(view, self.tr, self.phone) + endgame_controls(
-            step.at_a_glance((breakdowns, ranking)), self.gt, self.phone)
+            step.at_a_glance((breakdowns, ranking)), self.gt, self.phone) + [self.end_buttons()]
+
+    def end_buttons(self) -> ft.Control:
+        """What a finished game offers next (issue 41, item 14): a new game, or the start screen."""
+        gt = self.gt
+        return ft.Row([
+            ft.FilledButton(gt("g.end.new_game"), icon=ft.Icons.PLAY_ARROW, on_click=lambda e: self.ctl.new_game()),
+            ft.OutlinedButton(gt("g.end.back_to_start"), icon=ft.Icons.HOME, on_click=lambda e: self.ctl.nav.go("/")),
+        ], wrap=True, spacing=12, run_spacing=8)

@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Sequence
 
 from companion.engine import queries
 from companion.actions import Action
+from companion.app.game.board_vm import SEAT_COLOURS
 from companion.app.game.steps import Step
 from companion.content.board import Board
 from companion.engine import State, apply_unchecked
@@ -82,6 +83,11 @@ def points_by_source(breakdowns: Sequence[ScoreBreakdown], winners: Iterable[str
     return tuple(out)
 
 
+def seat_colour(seat: int) -> str:
+    """Seat ``seat``'s marker colour, the same as on the drawn board (issue 41, item 3)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
 @dataclass(frozen=True)
 class TrackSeries:
     """VP on each seat's score track at the end of each round, from the action log.
@@ -93,6 +99,10 @@ class TrackSeries:
     rounds: tuple[int, ...]
     vp: tuple[tuple[int, ...], ...]
     finished: bool
+
+    def colour(self, seat: int) -> str:
+        """The seat's colour on the board (``board_vm.SEAT_COLOURS``): one colour per seat everywhere."""
+        return seat_colour(seat)
 
     @property
     def best(self) -> int:

@@ -141,8 +141,8 @@ def remembered_code_key(game_id: str) -> str:
     """Where a phone's browser keeps the join code of ``game_id`` once it was accepted (Flet's
     SharedPreferences: the browser's localStorage), so that a reloaded page or a new tab on the
     game's address rejoins without typing it; the server checks it again each time
-    (``join_game``: compare_digest, counted with the wrong codes). A code is new each time the
-    server opens the game, so a remembered one only works while the game stays live."""
+    (``join_game``: compare_digest, counted with the wrong codes). A game keeps its code while
+    the server runs (``LiveGames``), so a remembered one works until the server restarts."""
     return f"encyclopedia.join.{game_id}"
 
 

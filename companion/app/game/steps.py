@@ -13,6 +13,29 @@ from companion.actions import Action, UseExpert
 from companion.app.game.texts import GameText
 from companion.engine import EXPERT, State, apply
 from companion.errors import RuleError
+from companion.messages import Msg
+
+#: the engine's words for what a slot's owner gains (its log lines' parts)
+_GAIN_KEYS = {"coins": "log.gain.coins", "reputation": "log.gain.reputation", "vp": "log.gain.vp",
+              "tokens": "log.gain.tokens", "seals": "log.gain.seals", "expert": "log.gain.expert",
+              "animal": "log.gain.animal"}
+
+
+def owner_gain_note(st: State, take, t: GameText) -> str | None:
+    """What a human owner gains when another seat takes a die from their board ("Carl: take
+    2 coins"), said on screen after the step is confirmed (BEFORE ``take`` is applied to
+    ``st``). None: the taker's own die, an automa's board (its own instructions say it:
+    ``automa.decide.gift_message``) or a slot without effect."""
+    if take is None or take.owner == take.seat or not 0 <= take.owner < len(st.seats):
+        return None
+    owner = st.seats[take.owner]
+    if owner.kind == "automa" or not 0 <= take.slot < len(st.board.slot_effects):
+        return None
+    eff = st.board.slot_effects[take.slot]
+    if not eff:
+        return None
+    gain = ", ".join(t.engine(Msg(_GAIN_KEYS[k], n=n)) for k, n in eff.items() if k in _GAIN_KEYS)
+    return t("g.gift.human", owner=owner.name, gain=gain) if gain else None
 
 
 def _try(st: State, actions, t: GameText | None = None) -> tuple[State | None, str | None]:

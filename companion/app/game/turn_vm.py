@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from automa.decide import gift_message
 from companion.engine import queries
 from companion.actions import Action, Research, Spend, SwapCubes, TakeDie
-from companion.app.game.steps import Step, _try
+from companion.app.game.steps import Step, _try, owner_gain_note
 from companion.engine import EXPERT, State, cube_swaps, cubes_left, place_gains
 from companion.errors import RuleError
 
@@ -340,7 +340,7 @@ class TurnStep(Step):
             return False
         gift = None
         if not self.in_hand:
-            gift = gift_message(self.state, self.take)
+            gift = gift_message(self.state, self.take) or owner_gain_note(self.state, self.take, self.t)
         ok = self._confirm_all(actions)
         if ok and gift:
             self.vm.note(gift)

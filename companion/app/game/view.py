@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 #: tests only (tests/app/test_e2e_rejoin.py): seconds a page waits before redrawing a change
 #: made on another page, so that a tap on its old question can be made (and refused as stale)
 HOLD_REMOTE_REDRAW_ENV = "ENCYCLOPEDIA_TEST_HOLD_REMOTE_REDRAW_S"
+#: the scroll key of the game's head (status, messages) right above the step: shown after a step
+STEP_KEY = "game-step"
 
 
 # --------------------------------------------------------------------------- the join QR code
@@ -170,12 +172,22 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         """Call a view-model method from a tap and redraw (its refusal shows as ``vm.error``).
         One tap or remote redraw of this page at a time (``page_lock``)."""
         with page_lock(self.ctl):
+            before = getattr(self.vm, "_version", None)
             try:
                 fn(*args, **kw)
             except Exception as exc:  # a bug must not freeze the table: show it and keep the game
                 log.error("game action failed", exc_info=True)
                 self.vm.error = f"{type(exc).__name__}: {exc}"
             self.redraw()
+            if self.vm is not None and getattr(self.vm, "_version", None) != before:
+                self.show_step()
+
+    def show_step(self) -> None:
+        """The game moved on by this page's tap: bring the next step on screen (its messages,
+        then the step's panel, drawn under ``STEP_KEY``), wherever the page was scrolled to."""
+        scroll = getattr(self.shell, "scroll_to_key", None)
+        if scroll is not None:
+            scroll(STEP_KEY)
 
     # -- layout ---------------------------------------------------------------------------
     def view(self) -> ft.Control:
@@ -189,7 +201,7 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         vm = self.vm
         step = vm.step
         stretch = ft.CrossAxisAlignment.STRETCH
-        head = ft.Column(self.head_controls(), spacing=12, horizontal_alignment=stretch)
+        head = ft.Column(self.head_controls(), spacing=12, horizontal_alignment=stretch, key=ft.ScrollKey(STEP_KEY))
         main = self.step_panel(step)
         central, seats = self.boards_panel(step)
         logs = self.log_panel()
@@ -276,8 +288,9 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         text = self.gt("g.join.host", address=address or "-", code=code)
         # on a narrow screen the QR code goes under the text (a Text that expands cannot sit in
         # a wrapping row: Flutter drew the whole game as a grey error box there)
+        folded = bool(getattr(self.vm.session, "phones_joined", False))
         row: list[ft.Control] = [ft.Text(text, expand=not self.phone)]
-        key = (text, address, self.phone)
+        key = (text, address, self.phone, folded)
         kept = getattr(self, "_host", None)
         if kept is not None and kept[0] == key:  # the same controls: the QR image is not sent again
             return kept[1]
@@ -285,7 +298,13 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         if png is not None:
             row.append(ft.Image(src=png, width=120, height=120, semantics_label=self.gt("g.join.qr", address=address)))
         box = ft.Column(row, spacing=8) if self.phone else ft.Row(row, spacing=12)
-        out = [ft.Container(box, padding=10, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        if folded:  # phones have joined: one line with the code, the rest a tap away (issue 41, item 8)
+            out = [ft.ExpansionTile(
+                title=ft.Text(self.gt("g.join.folded", code=code)), leading=ft.Icon(ft.Icons.QR_CODE),
+                controls=[ft.Container(box, padding=10)], expanded=False, dense=True,
+                bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST, collapsed_bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
+        else:
+            out = [ft.Container(box, padding=10, border_radius=8, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST)]
         self._host = (key, out)
         return out
 

@@ -65,10 +65,14 @@ class NewGameScreen(Screen):
         name = ft.TextField(label=gt("g.wiz.name"), value=s.name, width=240,
                             on_change=lambda e, i=i: self.set_name(i, e.control.value))
         rows: list[ft.Control] = [
-            ft.Row([heading(gt("g.wiz.seat_n", n=i + 1), 16),
+            ft.Row([ft.Container(heading(vm.seat_title(i), 16), expand=True),
+                    icon_button(ft.Icons.ARROW_UPWARD, gt("g.wiz.seat_earlier", n=i + 1),
+                                lambda e, i=i: self.act(vm.move_seat, i, -1), disabled=i == 0),
+                    icon_button(ft.Icons.ARROW_DOWNWARD, gt("g.wiz.seat_later", n=i + 1),
+                                lambda e, i=i: self.act(vm.move_seat, i, +1), disabled=i == len(vm.seats) - 1),
                     icon_button(ft.Icons.DELETE_OUTLINE, gt("g.wiz.remove_seat", n=i + 1),
                                 lambda e, i=i: self.act(vm.remove_seat, i), disabled=len(vm.seats) <= vm.MIN)],
-                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+                   spacing=0),
             kind, name,
         ]
         if s.kind == AUTOMA:

@@ -92,6 +92,29 @@ class NewGameVM:
         self.error = None
         return True
 
+    def move_seat(self, i: int, delta: int) -> bool:
+        """Move seat ``i`` one place earlier (-1) or later (+1) in the turn order. The first
+        player stays the same seat (it moves with it). Past either end: refused, nothing moves."""
+        if not 0 <= i < len(self.seats) or delta not in (-1, 1):
+            raise ValueError(f"no seat move ({i}, {delta}) among {len(self.seats)} seats")
+        j = i + delta
+        if not 0 <= j < len(self.seats):
+            self.error = self.t("g.wiz.move_first" if delta < 0 else "g.wiz.move_last", n=i + 1)
+            return False
+        self.seats[i], self.seats[j] = self.seats[j], self.seats[i]
+        if self.first_player == i:
+            self.first_player = j
+        elif self.first_player == j:
+            self.first_player = i
+        self.error = None
+        return True
+
+    def seat_title(self, i: int) -> str:
+        """The heading of seat ``i``'s card: its place in the turn order and what sits there
+        ("Seat 2 · Automa"), never a player's word for an automa."""
+        kind = self.t("g.wiz.automa" if self.seats[i].kind == AUTOMA else "g.wiz.human")
+        return self.t("g.wiz.seat_title", n=i + 1, kind=kind)
+
     def set_kind(self, i: int, kind: str) -> bool:
         s = self.seats[i]
         if kind == s.kind:

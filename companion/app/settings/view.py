@@ -9,7 +9,7 @@ from companion.app.common.i18n import LANGUAGE_NAMES, LANGUAGES
 from companion.app.common.prefs import THEMES
 from companion.app.common.widgets import Screen, note, section
 from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ToolError
-from companion.app.settings.vm import BoxConstantsForm
+from companion.app.settings.vm import MAX_CELL, BoxConstantsForm, cell_label
 
 
 class SettingsScreen(Screen):
@@ -42,14 +42,19 @@ class SettingsScreen(Screen):
         tr = self.tr
         form: BoxConstantsForm = self.ctl.screen_state("settings.box", BoxConstantsForm)
         status = note("")
-        fields: dict[str, ft.TextField] = {}
+        cells: dict[tuple, ft.TextField] = {}
+        groups: dict[str, ft.Text] = {}
 
-        def changed(key, e):
-            form.set_text(key, e.control.value)
+        def changed(key, path, e):
+            form.set_cell(key, path, e.control.value)
+            err = form.cell_errors.get((key, path))
+            e.control.error = tr(err, max=MAX_CELL) if err else None
+            e.control.update()
 
         def refresh_errors():
-            for key, tf in fields.items():
-                tf.error = form.fields[key].error
+            for key, t in groups.items():
+                t.value = form.fields[key].error or ""
+                t.visible = bool(form.fields[key].error)
             if form.error:
                 status.value, status.color = tr("settings.box_not_saved", error=form.error), ft.Colors.ERROR
             elif form.message:
@@ -64,21 +69,38 @@ class SettingsScreen(Screen):
         def reset_all(e):
             for key in form.keys:
                 form.reset(key)
-                fields[key].value = form.fields[key].text
+            for c in form_cells():
+                tf = cells.get((c.key, c.path))
+                if tf is not None:
+                    tf.value, tf.error = str(c.value), None
             form.save()
             refresh_errors()
 
+        def form_cells():
+            return [c for key in form.keys for c in form.cells(key)]
+
         rows = [note(tr("settings.box_help"))]
         for key in form.keys:
-            f = form.fields[key]
-            tf = ft.TextField(
-                label=tr(f"board.{key}"), value=f.text, dense=True,
-                helper=tr("settings.box_default", help=tr(f"board.{key}_help"), value=f.default_text),
-                helper_max_lines=3,
-                on_change=lambda e, k=key: changed(k, e),
-            )
-            fields[key] = tf
-            rows.append(tf)
+            fields_of_key = []
+            for c in form.cells(key):
+                err = form.cell_errors.get((key, c.path))
+                tf = ft.TextField(
+                    label=cell_label(tr, key, c.path), value=str(c.value), dense=True, width=150,
+                    keyboard_type=ft.KeyboardType.NUMBER,
+                    helper=tr("settings.cell.default", value=c.default) if c.default is not None else None,
+                    error=tr(err, max=MAX_CELL) if err else None,
+                    on_change=lambda e, k=key, p=c.path: changed(k, p, e),
+                )
+                cells[(key, c.path)] = tf
+                fields_of_key.append(tf)
+            err_text = ft.Text("", color=ft.Colors.ERROR, size=12, visible=False)
+            groups[key] = err_text
+            rows.append(ft.Column([
+                ft.Text(tr(f"board.{key}"), weight=ft.FontWeight.BOLD),
+                ft.Text(tr(f"board.{key}_help"), size=12),
+                ft.Row(fields_of_key, wrap=True, spacing=8, run_spacing=8),
+                err_text,
+            ], spacing=4))
         rows.append(ft.Row([
             ft.FilledButton(tr("settings.box_save"), icon=ft.Icons.SAVE, on_click=save),
             ft.OutlinedButton(tr("settings.box_reset"), icon=ft.Icons.RESTORE, on_click=reset_all),

@@ -6,6 +6,12 @@ edits the text; ``save()`` validates the whole override exactly as the engine wi
 (``companion.content.board.load_board``) and only then writes ``<user data dir>/board.json``,
 holding just the keys that differ from the box defaults. A bad entry is reported with the
 engine's message (which names the key) and nothing is written.
+
+The screen shows each constant as a form, not as JSON (issue 41, item 12): its numbers
+(``cells``: every whole number inside the value, with where it sits) each in a labelled field
+(``cell_label``: "Seat 2", "Space 4: coins", "Type III"...); ``set_cell`` puts a typed number in
+its place (anything but a whole number 0..999 is refused on that field and changes nothing).
+What a slot or a bonus space gives (its kind) stays as in the box: only the numbers change.
 """
 
 from __future__ import annotations
@@ -39,6 +45,59 @@ def _dump(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+#: the largest number a cell takes (the board's constants are small counts)
+MAX_CELL = 999
+_ROMAN = {"1": "I", "2": "II", "3": "III", "4": "IV"}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One number of a constant: ``path`` leads to it inside the value (list indexes, keys)."""
+
+    key: str
+    path: tuple
+    value: int
+    default: int | None  # the box's number at the same place (None: not in the default)
+
+
+def _leaves(value, path: tuple = ()):
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield path, value
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, path + (i,))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, path + (k,))
+
+
+def _at(value, path: tuple):
+    for p in path:
+        value = value[p]
+    return value
+
+
+def cell_label(tr, key: str, path: tuple) -> str:
+    """The words of one number of the form, in the page's language (``tr``: the translator)."""
+    if not path:
+        return tr(f"board.{key}")
+    if key == "starting_coins":
+        return tr("settings.cell.seat", n=path[0] + 1)
+    if key == "expedition_spaces":
+        return tr("settings.cell.exp_rep" if path[1] == 0 else "settings.cell.exp_bonus", n=path[0] + 1)
+    if key == "reputation_bonuses":
+        return tr("settings.cell.space", n=path[0], what=tr(f"settings.gain.{path[1]}"))
+    if key == "slot_effects":
+        return tr("settings.cell.slot", n=path[0] + 1, what=tr(f"settings.gain.{path[1]}"))
+    if key == "research_vp":
+        return tr("settings.cell.type", type=_ROMAN.get(str(path[0]), str(path[0])))
+    if key == "round_token_counts":
+        return tr(f"settings.token.{path[0]}")
+    return " · ".join(str(p) for p in path)  # a constant the form has no words for yet
+
+
 class BoxConstantsForm:
     def __init__(self, override_path: Path | None = None):
         self.override_path = override_path or user_file(board_mod.OVERRIDE_FILE_NAME)
@@ -60,6 +119,7 @@ class BoxConstantsForm:
         self.fields = {
             k: ConstantField(k, _dump(current[k]), _dump(shipped[k])) for k in self.keys
         }
+        self.cell_errors: dict[tuple[str, tuple], str] = {}
 
     def set_text(self, key: str, text: str) -> None:
         if key not in self.fields:
@@ -68,7 +128,56 @@ class BoxConstantsForm:
         self.fields[key].error = None
         self.message = None
 
+    def cells(self, key: str) -> list[Cell]:
+        """The numbers of constant ``key`` as the form shows them (from its current text; the
+        box's value when that text cannot be read)."""
+        f = self.fields[key]
+        default = json.loads(f.default_text)
+        try:
+            value = json.loads(f.text)
+        except ValueError:
+            value = default
+        out = []
+        for path, v in _leaves(value):
+            try:
+                d = _at(default, path)
+            except (KeyError, IndexError, TypeError):
+                d = None
+            out.append(Cell(key, path, v, d if isinstance(d, int) and not isinstance(d, bool) else None))
+        return out
+
+    def set_cell(self, key: str, path: tuple, text: str) -> bool:
+        """Put the typed number at ``path`` in constant ``key``. Anything but a whole number
+        0..MAX_CELL is refused: ``cell_errors[(key, path)]`` is the message key of why (with
+        ``max``) and nothing changes."""
+        if key not in self.fields:
+            raise KeyError(f"{key!r} is not a constant that can be corrected")
+        f = self.fields[key]
+        try:
+            value = json.loads(f.text)
+            _at(value, path)
+        except (ValueError, KeyError, IndexError, TypeError):
+            value = json.loads(f.default_text)
+        try:
+            parent = _at(value, path[:-1]) if path else None
+            if path:
+                parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            raise KeyError(f"{key!r} has no number at {path!r}") from None
+        typed = (text or "").strip()
+        if not typed.isdigit() or int(typed) > MAX_CELL:
+            self.cell_errors[(key, path)] = "settings.cell.bad"  # a message key, worded by the screen
+            return False
+        self.cell_errors.pop((key, path), None)
+        if path:
+            parent[path[-1]] = int(typed)
+        else:
+            value = int(typed)
+        self.set_text(key, _dump(value))
+        return True
+
     def reset(self, key: str) -> None:
+        self.cell_errors = {k: v for k, v in self.cell_errors.items() if k[0] != key}
         self.set_text(key, self.fields[key].default_text)
 
     def override(self) -> dict:

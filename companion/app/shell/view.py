@@ -196,14 +196,26 @@ class Shell:
         cw = layout.content_width(width)
         inner = ft.Container(body, width=cw, padding=ft.Padding.all(12 if ctl.size_class == layout.PHONE else 20))
         align = ft.CrossAxisAlignment.STRETCH if cw is None else ft.CrossAxisAlignment.CENTER
-        page.controls = [
-            ft.SafeArea(
-                ft.Column([inner], scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=align),
-                expand=True,
-            )
-        ]
+        self.scroller = ft.Column([inner], scroll=ft.ScrollMode.AUTO, expand=True, horizontal_alignment=align)
+        page.controls = [ft.SafeArea(self.scroller, expand=True)]
         page.update()
         self._sync_address()
+
+    def scroll_to_key(self, key: str) -> None:
+        """Bring the control drawn with ``ft.ScrollKey(key)`` to the top of the screen (the
+        game's next step after a Confirm; issue 41, item 6). Flet's ``scroll_to`` is a
+        coroutine: it runs on the page's loop after the redraw that was just sent."""
+        scroller, page = getattr(self, "scroller", None), self.page
+        if scroller is None or page is None:
+            return
+
+        async def go() -> None:
+            try:
+                await scroller.scroll_to(scroll_key=key, duration=250)
+            except Exception:  # a page gone or a control replaced meanwhile: nothing to scroll
+                log.debug("scroll to %s skipped", key, exc_info=True)
+
+        page.run_task(go)
 
     def is_dark(self) -> bool:
         theme = self.ctl.prefs.theme

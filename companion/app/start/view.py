@@ -7,7 +7,7 @@ import flet as ft
 from companion.app.common import features
 from companion.app.common.widgets import Screen, big_button, heading, note, responsive
 from companion.app.common.widgets import icon_button
-from companion.app.start.vm import GameFileError, export_game, import_game, saved_games
+from companion.app.start.vm import GameFileError, SavedGamesVM, export_game, import_game, saved_games
 
 
 class StartScreen(Screen):
@@ -118,6 +118,9 @@ class ResumeScreen(Screen):
         rows: list[ft.Control] = []
         if problem:
             rows.append(note(problem, error=True))
+        gvm = self.games_vm
+        if gvm.error and gvm.renaming is None:  # a rename's refusal is shown in its form
+            rows.append(note(gvm.error, error=True))
         if not games and not problem:
             rows.append(note(tr("resume.none")))
         play = features.game_play_ready() and self.ctl.has_screen("/game")
@@ -130,6 +133,8 @@ class ResumeScreen(Screen):
             bits.append(tr("resume.actions", n=g.actions))
             if g.automas:
                 bits.append(tr("resume.automas", names=", ".join(g.automas)))
+            if g.imported:
+                bits.append(tr("resume.imported_mark"))
             title = g.title or g.seats or g.game_id
             seats = g.seats if g.seats and g.seats != title else ""
             rows.append(ft.ListTile(
@@ -138,9 +143,19 @@ class ResumeScreen(Screen):
                 subtitle=ft.Text(" · ".join(b for b in [seats, *bits] if b)),
                 on_click=(lambda e, gid=g.game_id: self.open_game(gid)) if play else None,
                 disabled=not play,
-                trailing=icon_button(ft.Icons.DOWNLOAD, tr("resume.export", title=title),
-                                     self._export_handler(g.game_id)),
+                trailing=ft.Row([
+                    icon_button(ft.Icons.EDIT, tr("resume.rename", title=title),
+                                lambda e, gid=g.game_id: self.manage(self.games_vm.ask_rename, gid)),
+                    icon_button(ft.Icons.DELETE_OUTLINE, tr("resume.delete", title=title),
+                                lambda e, gid=g.game_id: self.manage(self.games_vm.ask_delete, gid)),
+                    icon_button(ft.Icons.DOWNLOAD, tr("resume.export", title=title),
+                                self._export_handler(g.game_id)),
+                ], tight=True, spacing=0),
             ))
+            if self.games_vm.renaming == g.game_id:
+                rows.append(self.rename_form(g.game_id, g.title or title))
+            if self.games_vm.deleting == g.game_id:
+                rows.append(self.delete_form())
         for b in broken:
             rows.append(ft.ListTile(leading=ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR),
                                     title=ft.Text(b.file_name), subtitle=ft.Text(b.reason)))
@@ -150,3 +165,44 @@ class ResumeScreen(Screen):
 
     def open_game(self, game_id: str) -> None:
         self.ctl.open_game(game_id)
+
+    # -- rename / delete (the table's screen only) --------------------------------------------
+    @property
+    def games_vm(self) -> SavedGamesVM:
+        def make():
+            from companion.app.game.holder import live_games, session_store
+
+            return SavedGamesVM(self.tr, session_store(), live_games())
+
+        return self.ctl.screen_state("/resume", make)
+
+    def manage(self, fn, *args) -> bool:
+        ok = fn(*args)
+        vm = self.games_vm
+        if vm.done:
+            self.shell.toast(vm.done)
+        self.shell.render()
+        return ok
+
+    def rename_form(self, game_id: str, current: str) -> ft.Control:
+        tr, vm = self.tr, self.games_vm
+        field = ft.TextField(label=tr("resume.rename_title"), value=current, autofocus=True,
+                             on_submit=lambda e: self.manage(vm.rename, game_id, field.value))
+        parts: list[ft.Control] = [field]
+        if vm.error:
+            parts.append(note(vm.error, error=True))
+        parts.append(ft.Row([
+            ft.FilledButton(tr("resume.rename_save"), on_click=lambda e: self.manage(vm.rename, game_id, field.value)),
+            ft.OutlinedButton(tr("resume.cancel"), on_click=lambda e: self.manage(vm.cancel)),
+        ], wrap=True, spacing=8))
+        return ft.Card(ft.Container(ft.Column(parts, spacing=8), padding=ft.Padding.all(12)))
+
+    def delete_form(self) -> ft.Control:
+        tr, vm = self.tr, self.games_vm
+        parts: list[ft.Control] = [heading(tr("resume.delete_title"), 16), ft.Text(vm.delete_question())]
+        parts.append(ft.Row([
+            ft.FilledButton(tr("resume.delete_confirm"), icon=ft.Icons.DELETE_OUTLINE,
+                            on_click=lambda e: self.manage(vm.confirm_delete)),
+            ft.OutlinedButton(tr("resume.cancel"), on_click=lambda e: self.manage(vm.cancel)),
+        ], wrap=True, spacing=8))
+        return ft.Card(ft.Container(ft.Column(parts, spacing=8), padding=ft.Padding.all(12)))

@@ -27,6 +27,7 @@ class SavedGameRow:
     actions: int
     finished: bool = False
     automas: tuple[str, ...] = ()  # names of the automa seats
+    imported: bool = False  # came from a game file (the store's ``meta["imported"]``)
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ def saved_games(store: GameStore | None = None) -> tuple[list[SavedGameRow], lis
             actions=g.action_count,
             finished=g.meta.get("finished") is True,
             automas=automas,
+            imported=bool(g.meta.get("imported")),
         ))
     broken = [BrokenSaveRow(b.path.name, b.reason) for b in listing.problems]
     return rows, broken, None
@@ -118,3 +120,123 @@ def import_game(data: bytes, source: str, store: GameStore | None = None) -> str
     game_id = session.game_id
     session.close()
     return game_id
+
+
+#: the longest name a game may be given (it is a list's title line)
+MAX_TITLE = 80
+
+
+def check_title(title, tr) -> str:
+    """The name as it will be kept (spaces trimmed), or ``GameFileError`` saying what is wrong."""
+    if not isinstance(title, str):
+        raise GameFileError(tr("resume.rename_bad"))
+    title = title.strip()
+    if not title:
+        raise GameFileError(tr("resume.rename_empty"))
+    if len(title) > MAX_TITLE:
+        raise GameFileError(tr("resume.rename_long", n=MAX_TITLE))
+    if any(ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in title):
+        raise GameFileError(tr("resume.rename_bad"))
+    return title
+
+
+class SavedGamesVM:
+    """Renaming and deleting saved games from the list (the table's screen only).
+
+    ``live`` is the server's registry of open games (``companion.shared_session.LiveGames``):
+    a game open on a page is renamed through its live session (the pages show the new name at
+    their next redraw) and is never deleted (the page would write into a file gone to the
+    trash): the delete is refused, naming why. A delete always asks first (``ask_delete``, then
+    ``confirm_delete``); the file goes to the store's trash folder (``GameStore.trash_game``),
+    where it can be taken back by hand. ``error`` / ``done``: the last refusal / the last success,
+    in the page's language."""
+
+    def __init__(self, tr, store: GameStore | None = None, live=None):
+        self.tr = tr
+        self._store = store
+        self.live = live
+        self.renaming: str | None = None
+        self.deleting: str | None = None
+        self.error: str | None = None
+        self.done: str | None = None
+
+    @property
+    def store(self) -> GameStore:
+        if self._store is None:
+            self._store = GameStore()
+        return self._store
+
+    def _title_of(self, game_id: str) -> str:
+        rows, _broken, _ = saved_games(self.store)
+        for g in rows:
+            if g.game_id == game_id:
+                return g.title or g.seats or g.game_id
+        return game_id
+
+    def cancel(self) -> None:
+        self.renaming = self.deleting = None
+        self.error = None
+
+    # -- rename ------------------------------------------------------------------------------
+    def ask_rename(self, game_id: str) -> None:
+        self.deleting, self.renaming, self.error, self.done = None, game_id, None, None
+
+    def rename(self, game_id: str, title) -> bool:
+        """Give ``game_id`` the name ``title``; refused (nothing written) with the reason."""
+        self.done = None
+        try:
+            title = check_title(title, self.tr)
+        except GameFileError as exc:
+            self.error = str(exc)
+            return False
+
+        def on_disk():
+            with self.store.open(game_id) as log:
+                log.update_meta({"title": title})
+
+        try:
+            if self.live is None:
+                on_disk()
+            else:
+                closed, shared = self.live.unless_open(game_id, on_disk, self.store)
+                if not closed:
+                    shared.rename(title)
+        except StoreError as exc:
+            self.error = self.tr("resume.rename_failed", error=str(exc))
+            return False
+        self.renaming, self.error = None, None
+        self.done = self.tr("resume.renamed", title=title)
+        return True
+
+    # -- delete ------------------------------------------------------------------------------
+    def ask_delete(self, game_id: str) -> str:
+        """The question to ask before deleting ``game_id`` (nothing is deleted yet)."""
+        self.renaming, self.deleting, self.error, self.done = None, game_id, None, None
+        return self.delete_question()
+
+    def delete_question(self) -> str:
+        return self.tr("resume.delete_ask", title=self._title_of(self.deleting)) if self.deleting else ""
+
+    def confirm_delete(self) -> bool:
+        """Delete the game asked about (``ask_delete``): refused while a page has it open."""
+        game_id, self.done = self.deleting, None
+        if game_id is None:
+            self.error = self.tr("resume.delete_unasked")
+            return False
+        title = self._title_of(game_id)
+        try:
+            if self.live is None:
+                self.store.trash_game(game_id)
+            else:
+                closed, _shared = self.live.unless_open(game_id, lambda: self.store.trash_game(game_id), self.store)
+                if not closed:
+                    self.deleting = None
+                    self.error = self.tr("resume.delete_open", title=title)
+                    return False
+        except StoreError as exc:
+            self.deleting = None
+            self.error = self.tr("resume.delete_failed", error=str(exc))
+            return False
+        self.deleting, self.error = None, None
+        self.done = self.tr("resume.deleted", title=title)
+        return True

@@ -128,3 +128,33 @@ def test_charts_drawn_on_a_phone_in_each_language(game_dir, lang, words):
 
     walk(ft.Column(controls))
     assert widths and max(widths) <= 390 - 2 * 14 - 2 * 16
+
+
+def test_the_track_chart_gives_each_seat_its_board_colour(game_dir):
+    """Issue 41, item 3: one colour per seat everywhere; the end-game chart used its own list,
+    with the first two seats' colours swapped against the board's."""
+    from companion.app.game.board_vm import seat_boards
+
+    store = GameStore(game_dir)
+    session = GameSession.import_game(store, json.loads(SAMPLE.read_text(encoding="utf-8")))
+    vm = GameVM(session, GameText(), LocalCatalogue(game_dir / "catalogue.json"))
+    eg = vm.step.at_a_glance()
+    board_colours = [b.colour for b in seat_boards(vm.state, GameText())]
+    assert len(set(board_colours)) == len(board_colours) == 4
+    assert [eg.track.colour(i) for i in range(len(eg.track.names))] == board_colours
+    column = ft.Column(endgame_controls(eg, GameText(), phone=False))
+    colours: list[str] = []
+
+    def walk(c):
+        if isinstance(c, ft.Container) and c.tooltip and any(str(c.tooltip).startswith(n + ":") for n in eg.track.names):
+            colours.append((str(c.tooltip).split(":")[0], c.bgcolor))
+        for name in ("content", "controls"):
+            v = getattr(c, name, None)
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, ft.BaseControl):
+                    walk(x)
+
+    walk(column)
+    assert colours
+    by_name = dict(colours)
+    assert [by_name[n] for n in eg.track.names] == board_colours

@@ -429,3 +429,55 @@ def walk(control):
             elif v is not None and hasattr(v, "__dict__"):
                 todo.append(v)
     return out
+
+
+def test_the_join_panel_folds_once_a_phone_joined_and_the_code_stays(monkeypatch, game_dir):
+    """Issue 41, item 8: once a phone has joined, the table's join panel is one folded line
+    (the code kept in it); re-opening the game while the server runs keeps its code."""
+    import flet as ft
+    from test_game_views import FakeShell, texts
+
+    from companion.app.common.gate import SERVED_ENV
+    from companion.app.game.holder import close_page, join_game, live_games
+    from companion.app.game.view import GameScreen
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    monkeypatch.setenv(SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
+    gid = make_game(game_dir)
+    table = FakeShell()
+    table.ctl.web, table.ctl.remote_client = True, False
+    table.ctl.open_game(gid)
+    host = GameScreen(table)
+    code = host.vm.session.join_code
+    panel = host.host_panel()[0]
+    assert not isinstance(panel, ft.ExpansionTile) and code in " ".join(texts(panel))
+    phone = FakeShell()
+    phone.ctl.web, phone.ctl.remote_client = True, True
+    phone.ctl.open_game(gid)
+    assert join_game(phone.ctl, code) is None
+    panel = GameScreen(table).host_panel()[0]
+    assert isinstance(panel, ft.ExpansionTile) and panel.expanded is False
+    assert code in " ".join(texts(panel.title)) and "http://192.168.1.20:8550/" in " ".join(texts(panel.controls))
+    # every page leaves: the file closes; the table opens the game again: the same code
+    close_page(phone.ctl), close_page(table.ctl)
+    assert live_games().get(gid) is None or live_games().get(gid).closed
+    again = FakeShell()
+    again.ctl.web, again.ctl.remote_client = True, False
+    again.ctl.open_game(gid)
+    assert GameScreen(again).vm.session.join_code == code
+    close_page(again.ctl)
+
+
+def test_a_game_reopened_while_the_server_runs_keeps_its_join_code(game_dir):
+    """Issue 41, item 8 (README: the code is new for each game each time the app starts, not
+    each time the game is opened again)."""
+    live = LiveGames(GameStore(game_dir))
+    gid, other = make_game(game_dir, seed=1), make_game(game_dir, seed=2)
+    a = live.acquire(gid)
+    code = a.join_code
+    live.release(a)
+    assert a.closed
+    b = live.acquire(gid)
+    assert b is not a and b.join_code == code
+    assert live.acquire(other).join_code != code  # each game its own
+    live.close_all()

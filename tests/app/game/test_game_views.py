@@ -248,3 +248,138 @@ def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game
     answer(vm, rng)
     again = GameScreen(shell).log_panel(tile)  # in place: the same tile, the new texts
     assert again is tile and tile.controls[0].value.startswith(f"{vm.log_rows(1)[0]}. ")
+
+
+def _buttons(control) -> dict[str, ft.Control]:
+    found: dict[str, ft.Control] = {}
+
+    def walk(c):
+        if isinstance(c, (list, tuple)):
+            for x in c:
+                walk(x)
+            return
+        if not isinstance(c, ft.BaseControl):
+            return
+        if isinstance(c, (ft.FilledButton, ft.OutlinedButton, ft.Button, ft.TextButton)) and isinstance(c.content, str):
+            found[c.content] = c
+        for name in ("content", "controls"):
+            walk(getattr(c, name, None))
+
+    walk(control)
+    return found
+
+
+def test_a_finished_game_offers_a_new_game_and_the_start_screen(monkeypatch, game_dir):
+    """Issue 41, item 14: the end of a game offers "New game" and "Back to start"."""
+    import json
+    from pathlib import Path
+
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    sample = Path(__file__).resolve().parents[3] / "samples" / "saves" / "finished-4-seats-automa.json"
+    s = GameSession.import_game(GameStore(game_dir), json.loads(sample.read_text(encoding="utf-8")))
+    gid = s.game_id
+    s.close()
+    for lang, new, start in (("en", "New game", "Back to start"), ("fr", "Nouvelle partie", "Retour à l'accueil"),
+                             ("it", "Nuova partita", "Torna all'inizio")):
+        shell = FakeShell(lang=lang)
+        shell.ctl.nav.go("/resume")
+        shell.ctl.open_game(gid)
+        found = _buttons(build_screen("/game", shell).view())
+        assert new in found and start in found, sorted(found)
+    found[start].on_click(None)
+    assert shell.ctl.nav.current == "/"
+    shell.ctl.open_game(gid)
+    _buttons(build_screen("/game", shell).view())[new].on_click(None)
+    assert shell.ctl.nav.current == "/new"
+
+
+def test_the_saved_games_list_renames_and_deletes_after_asking(monkeypatch, game_dir):
+    """Issue 41, item 14, on the screen: each saved game has Rename and Delete; Delete asks
+    first; an imported game says so."""
+    import json
+    from pathlib import Path
+
+    from companion.session import GameSession
+    from companion.store import GameStore
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    sample = Path(__file__).resolve().parents[3] / "samples" / "saves" / "finished-4-seats-automa.json"
+    s = GameSession.import_game(GameStore(game_dir), json.loads(sample.read_text(encoding="utf-8")))
+    gid, title = s.game_id, s.title
+    s.close()
+    shell = FakeShell(lang="en")
+    shell.ctl.nav.go("/resume")
+
+    def labelled(control) -> dict[str, ft.Control]:
+        out = {}
+
+        def walk(c):
+            if isinstance(c, (list, tuple)):
+                for x in c:
+                    walk(x)
+                return
+            if not isinstance(c, ft.BaseControl):
+                return
+            if isinstance(c, ft.Semantics) and c.label:
+                out[c.label] = c.content
+            for name in ("content", "controls", "trailing"):
+                walk(getattr(c, name, None))
+
+        walk(control)
+        return out
+
+    body = build_screen("/resume", shell).view()
+    assert "imported" in " ".join(texts(body))
+    named = labelled(body)
+    assert f"Rename {title}" in named and f"Delete {title}" in named
+    named[f"Delete {title}"].on_click(None)
+    body = build_screen("/resume", shell).view()
+    assert "Delete this game?" in texts(body) and GameStore(game_dir).exists(gid)  # asked, not deleted
+    _buttons(body)["Cancel"].on_click(None)
+    assert GameStore(game_dir).exists(gid)
+    labelled(build_screen("/resume", shell).view())[f"Delete {title}"].on_click(None)
+    _buttons(build_screen("/resume", shell).view())["Delete"].on_click(None)
+    assert not GameStore(game_dir).exists(gid)
+
+
+def test_after_a_confirm_the_next_step_is_scrolled_into_view(monkeypatch, game_dir):
+    """Issue 41, item 6: a tap that moves the game on asks the shell to bring the step (drawn
+    under ``STEP_KEY``) on screen; a refused tap leaves the page where it is."""
+    from companion.app.game.view import STEP_KEY
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+
+    class ScrollingShell(FakeShell):
+        def __init__(self):
+            super().__init__()
+            self.scrolls = []
+
+        def scroll_to_key(self, key):
+            self.scrolls.append(key)
+
+    shell = ScrollingShell()
+    shell.ctl.new_game()
+    build_screen("/new", shell).start()
+    screen = build_screen("/game", shell)
+    body = screen.view()
+    keyed = []
+
+    def walk(c):
+        if isinstance(c, ft.BaseControl):
+            if isinstance(c.key, ft.ScrollKey) and c.key.value == STEP_KEY:
+                keyed.append(c)
+            for name in ("content", "controls"):
+                v = getattr(c, name, None)
+                for x in (v if isinstance(v, list) else [v]):
+                    walk(x)
+
+    walk(body)
+    assert len(keyed) == 1 and screen.vm.step.title() in " ".join(texts(body))
+    step = screen.vm.step
+    screen.run(step.reveal, "no such expert")  # refused: no scroll
+    assert screen.vm.error and shell.scrolls == []
+    screen.run(screen.vm.step.reveal, screen.vm.step.candidates()[0])
+    assert screen.vm.error is None and shell.scrolls == [STEP_KEY]

@@ -270,3 +270,65 @@ def test_publication_preview_matches_the_confirmed_score(game_dir):
         if seen >= 3:
             break
     assert seen >= 1
+
+
+def test_a_human_owner_is_told_their_gain_after_confirm(game_dir):
+    """Issue 41, item 11: when a seat takes a die from another human's board, what that human
+    gains is on screen after Confirm ("Carl: take 2 coins"), not only in the log."""
+    vm, _ = new_vm(game_dir, [(HUMAN, "Ana"), (HUMAN, "Carl")], seed=11)
+    rng = random.Random(11)
+    seen_gain = seen_own = False
+    for _ in range(3000):
+        step = vm.step
+        if step.kind == "game_over" or (seen_gain and seen_own):
+            break
+        if step.kind == "turn" and not step.in_hand:
+            me = step.seat
+            effects = vm.state.board.slot_effects
+            spots = [s for s in step.dice() if s.owner != me and effects[s.slot]] if not seen_gain else \
+                [s for s in step.dice() if s.owner == me]
+            if spots:
+                spot = spots[0]
+                owner = vm.state.seats[spot.owner].name
+                gain = dict(effects[spot.slot])
+                assert step.select_die(spot.owner, spot.slot, spot.index), vm.error
+                d = step.open(next(o.index for o in step.options() if o.kind == "bank"))
+                assert d.confirm(), vm.error
+                mine = [n for n in vm.notes if n.startswith(owner + ": take ")]
+                if spot.owner != me:
+                    k, n = next(iter(gain.items()))
+                    word = {"coins": "coins", "reputation": "reputation", "vp": "VP"}[k]
+                    assert mine == [f"{owner}: take {n} {word}"], vm.notes
+                    seen_gain = True
+                else:
+                    assert mine == [], vm.notes
+                    seen_own = True
+                continue
+        answer(vm, rng)
+    assert seen_gain and seen_own
+
+
+def test_a_human_is_told_their_gain_when_the_automa_takes_their_die(game_dir):
+    """Issue 41, item 11: the automa's Done shows what the human whose die it took gains."""
+    from companion.actions import TakeDie
+
+    vm, _ = new_vm(game_dir, [(HUMAN, "Carl"), (AUTOMA, "Automa", "carl-von-linne", "la-boudeuse")], seed=5)
+    rng = random.Random(5)
+    for _ in range(3000):
+        step = vm.step
+        assert step.kind != "game_over", "the automa never took a die with an effect from Carl"
+        if step.kind == "automa":
+            takes = [a for a in step.decision.actions if isinstance(a, TakeDie) and a.owner == 0
+                     and vm.state.board.slot_effects[a.slot]]
+            if takes:
+                k, n = next(iter(vm.state.board.slot_effects[takes[0].slot].items()))
+                kw = {}
+                if step.waits_for == "animal_from_deck":
+                    kw["continent"] = "asia"
+                elif step.waits_for == "expert_from_deck":
+                    kw["expert"] = step.expert_names()[0]
+                assert step.done(**kw), vm.error
+                word = {"coins": "coins", "reputation": "reputation", "vp": "VP"}[k]
+                assert f"Carl: take {n} {word}" in vm.notes, vm.notes
+                return
+        answer(vm, rng)

@@ -147,3 +147,41 @@ def test_a_selected_unsure_die_keeps_its_unsure_border():
     assert borders(die_chip("red", 3, "red 3", selected=True)) == [ft.Colors.ON_SURFACE]
     assert borders(die_chip("red", 3, "red 3", unsure=True)) == [ft.Colors.AMBER]
     assert borders(die_chip("red", 3, "red 3")) == []
+
+
+def test_the_wizard_reorders_seats_and_the_game_plays_in_that_order(game_dir):
+    """Issue 41, item 9: the turn order can be set in the wizard; the first player follows its seat."""
+    w = NewGameVM(T, random.Random(4))
+    assert w.add_seat(HUMAN)  # Player 1, Automa, Player 2
+    w.set_name(2, "Carl")
+    w.first_player = 1  # the automa starts
+    assert w.move_seat(2, -1)
+    assert [s.name for s in w.seats] == ["Player 1", "Carl", "Automa"] and w.first_player == 2
+    assert w.move_seat(0, +1)
+    assert [s.name for s in w.seats] == ["Carl", "Player 1", "Automa"] and w.first_player == 2
+    before = [s.name for s in w.seats]
+    assert not w.move_seat(0, -1) and w.error == "Seat 1 already plays first"
+    assert not w.move_seat(2, +1) and w.error == "Seat 3 already plays last"
+    assert [s.name for s in w.seats] == before
+    import pytest
+    with pytest.raises(ValueError):
+        w.move_seat(5, 1)
+    st = w.create(GameStore(game_dir)).state
+    assert [s.name for s in st.seats] == ["Carl", "Player 1", "Automa"] and st.first_player == 2
+    assert st.seats[2].kind == "automa" and sorted(st.seats[2].priority) == sorted(st.board.continents)
+
+
+def test_an_automa_seat_is_never_called_a_player():
+    """Issue 41, item 9: the seat's heading said "Giocatore 2" / "Joueur 2" over an automa."""
+    for lang, player in (("en", "Player"), ("fr", "Joueur"), ("it", "Giocatore")):
+        t = GameText(lang)
+        w = NewGameVM(t, random.Random(5))
+        assert w.add_seat(AUTOMA)
+        for i, s in enumerate(w.seats):
+            title = w.seat_title(i)
+            assert str(i + 1) in title
+            if s.kind == AUTOMA:
+                assert player not in title and player not in s.name, (lang, title, s.name)
+                assert t("g.wiz.automa") in title
+            else:
+                assert t("g.wiz.human") in title
