@@ -24,7 +24,9 @@ DETECTOR_OUTPUTS = ("heatmap", "wh", "offset")
 CLASSIFIER_INPUT = "crops"
 CLASSIFIER_OUTPUTS = ("value_probs", "colour_probs", "die_prob")
 LETTERBOX_AREA_BELOW = 0.5  # letterbox scale below which the resize averages areas (else bilinear)
-PYRAMID_BELOW = 0.25        # below this scale the area resize starts with exact halvings (``shrink``)
+PYRAMID_FROM_PIXELS = 1920 * 1080  # above this many pixels an area resize starts with exact halvings
+                                   # (``shrink``): a 12 MP photo's 2048 px working copy; a webcam
+                                   # frame up to full HD keeps the direct resize
 
 __all__ = [
     "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
@@ -185,16 +187,19 @@ def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) ->
     return canvas, Letterbox(sx=nw / w, sy=nh / h, pad_x=0.0, pad_y=0.0, src_w=w, src_h=h)
 
 
-def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def shrink(image: np.ndarray, size: tuple[int, int], halve: bool | None = None) -> np.ndarray:
     """``image`` resized to ``size`` = (width, height): bilinear down to half size, area averaging
-    below (aliasing). Below ``PYRAMID_BELOW`` (a 12 MP photo to the detector's input) the image is
-    first halved by exact 2x2 means while it stays at least as large as the target and its sides
-    are even (the rest, under 2x, bilinear as above): OpenCV's area resize costs about as much as decoding the JPEG at a ratio like 7.9, and a
-    few percent of it at 2 (issue 38 item 6); above the threshold the resize is what it always was."""
+    below (aliasing). Area averaging of an image of more than ``PYRAMID_FROM_PIXELS`` (or with
+    ``halve``) first halves it by exact 2x2 means while it stays at least as large as the target
+    and its sides are even, then resizes the rest (under 2x) bilinearly: OpenCV's area resize of
+    a 2016x1512 photo to 512x384 costs about as much as decoding the JPEG, halvings a few percent
+    of it (issue 38 item 6). Images up to full HD are resized as they always were."""
     nw, nh = size
     h, w = image.shape[:2]
     scale = min(nw / w, nh / h)
-    if scale < PYRAMID_BELOW:
+    if halve is None:
+        halve = w * h > PYRAMID_FROM_PIXELS
+    if halve and scale < LETTERBOX_AREA_BELOW:
         while w >= 2 * nw and h >= 2 * nh and w % 2 == 0 and h % 2 == 0:
             w, h = w // 2, h // 2
             image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
@@ -412,8 +417,9 @@ class DiceModel:
                                      for b, s in dets if s >= floor])
         if plan is not None:
             for box, score in self._detect_fine(image, *plan):
-                boxes.append(box)
-                scores.append(score)
+                if score >= floor:   # the rest could never be kept; fewer boxes make NMS cheaper
+                    boxes.append(box)
+                    scores.append(score)
         keep = [i for i in nms(boxes, scores, cfg.nms_iou, cfg.contained_frac)
                 if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px
                 and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
@@ -459,7 +465,7 @@ class DiceModel:
         cfg = self.config
         H, W = image.shape[:2]
         w2, h2 = _scaled_size(W, H, scale)
-        small = shrink(image, (w2, h2))
+        small = shrink(image, (w2, h2), halve=True)   # no older resize to keep
         tw, th = self.input_size
         xs = np.linspace(0, max(0, w2 - tw), nx).round().astype(int)
         ys = np.linspace(0, max(0, h2 - th), ny).round().astype(int)

@@ -150,10 +150,11 @@ def test_bad_fine_settings_are_refused(bad) -> None:
         ModelConfig(**bad)
 
 
-def test_shrink_is_the_old_resize_above_a_quarter() -> None:
+def test_shrink_is_the_old_resize_up_to_full_hd() -> None:
     rng = np.random.default_rng(3)
     img = rng.integers(0, 255, (1080, 1920, 3), dtype=np.uint8)
-    for size, interp in (((512, 288), cv2.INTER_AREA), ((1280, 720), cv2.INTER_LINEAR)):
+    for size, interp in (((512, 288), cv2.INTER_AREA), ((1280, 720), cv2.INTER_LINEAR),
+                         ((160, 90), cv2.INTER_AREA)):
         assert np.array_equal(shrink(img, size), cv2.resize(img, size, interpolation=interp))
     big = cv2.GaussianBlur(rng.integers(0, 255, (3024, 4032, 3), dtype=np.uint8), (0, 0), 6)
     direct = cv2.resize(big, (512, 384), interpolation=cv2.INTER_AREA).astype(int)
