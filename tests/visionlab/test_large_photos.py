@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import cv2
+import numpy as np
 import pytest
 
 from vision.reader import DiceReader
@@ -101,3 +103,37 @@ def test_bench_options_for_the_large_domain() -> None:
         assert (LARGE_DOMAIN in report["domains"]) is present
         if present:
             assert report["domains"][LARGE_DOMAIN]["images"] == 1 and report["domains"][LARGE_DOMAIN]["by_size"]
+
+
+def test_real_photos_as_mosaics(tmp_path) -> None:
+    import json
+
+    from test_bench import write_fake_real_dataset
+    from vision_testutil import FakeDiceModel
+
+    from visionlab.bench.large import real_mosaics
+    from visionlab.bench.sets import real_splits
+
+    root = write_fake_real_dataset(tmp_path / "real")
+    pairs = real_splits(root)["fake-white/valid"]
+    (mosaic, labels, name), = list(real_mosaics(pairs, 1))[:1]
+    assert len(list(real_mosaics(pairs, 2))) == 0          # two photos: no complete 2x2 mosaic
+    assert len(list(real_mosaics(pairs * 2, 2))) == 1
+    data, labels2, _ = next(real_mosaics(pairs * 2, 2))
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    one = cv2.imdecode(np.frombuffer(mosaic, np.uint8), cv2.IMREAD_COLOR)
+    assert img.shape[:2] == (2 * one.shape[0], 2 * one.shape[1])
+    w = one.shape[1]
+    # the first photo's labels stay, the second photo's (top right) move right by one photo's width
+    assert labels2[:len(labels)] == labels and len(labels2) > len(labels)
+    assert labels2[len(labels)][1] >= w
+    out = io.StringIO()
+    code = main(["--synthetic-count", "0", "--real", str(root), "--speed-runs", "0", "--json", "--real-mosaic", "1",
+                 "--domain-root", str(tmp_path / "none")],
+                reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=io.StringIO())
+    assert code == 0
+    domains = json.loads(out.getvalue())["domains"]
+    assert domains["real fake-white/valid mosaic 1x1"]["dice"] == domains["real fake-white/valid"]["dice"]
+    err = io.StringIO()
+    assert main(["--real-mosaic", "-2", "--no-real"], out=io.StringIO(), err=err) == 2
+    assert "--real-mosaic must be >= 0" in err.getvalue()

@@ -11,7 +11,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from vision.cli import CliError, ReaderFactory, add_common_options, default_reader_factory
 
-from .large import LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_SEED, bench_large, bench_large_speed, format_by_size
+from .large import (LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_SEED, bench_large, bench_large_speed, bench_real_mosaics,
+                    format_by_size)
 from .report import format_domains, format_table
 from .sets import (DEFAULT_COUNT, DEFAULT_REAL, DEFAULT_SIZES, DOMAIN_ROOT, HELD_OUT_SEED, SYNTH_RANDOM,
                    bench_domain_dir, bench_real, bench_synth_random, bench_synthetic, domain_dirs, real_splits,
@@ -38,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--large-count", type=int, default=None,
                    help=f"photos of the large-photo domain {LARGE_DOMAIN} (12 MP, small dice; default "
                         f"{LARGE_DEFAULT_COUNT}, at most --synthetic-count; 0 skips it)")
+    p.add_argument("--real-mosaic", type=int, default=0, metavar="K",
+                   help="also read the real photos as K x K mosaics (real dice K times smaller; 0: no)")
     p.add_argument("--large-speed-runs", type=int, default=None,
                    help="timed reads of the 12 MP photo with 20 small dice (default: --speed-runs, at most 10)")
     pip = p.add_mutually_exclusive_group()
@@ -62,7 +65,8 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     runs = DEFAULT_SPEED_RUNS if args.speed_runs is None else args.speed_runs
     sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
     large_runs = min(runs, 10) if getattr(args, "large_speed_runs", None) is None else args.large_speed_runs
-    for flag, v in (("--large-count", getattr(args, "large_count", None)), ("--large-speed-runs", large_runs)):
+    for flag, v in (("--large-count", getattr(args, "large_count", None)), ("--large-speed-runs", large_runs),
+                    ("--real-mosaic", getattr(args, "real_mosaic", 0))):
         if v is not None and v < 0:
             raise CliError(f"error: {flag} must be >= 0")
     reader = factory(args, None)  # no calibration: the benchmark measures the model
@@ -77,6 +81,9 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
         if real_splits(root):
             err.write(f"reading the real photos in {root}...\n")
             report["real"] = bench_real(reader, root)
+            if getattr(args, "real_mosaic", 0):
+                err.write(f"reading the real photos as {args.real_mosaic}x{args.real_mosaic} mosaics...\n")
+                report["real_mosaic"] = bench_real_mosaics(reader, root, args.real_mosaic)
         else:
             report["real_skipped"] = f"no dataset at {root}"
     if runs:
@@ -134,12 +141,14 @@ def run_domains(args: argparse.Namespace, reader: Any, report: dict[str, Any], c
             raise CliError(f"error: {exc}") from None
     for split, s in (report.get("real") or {}).items():
         domains[f"real {split}"] = s
+    domains.update(report.get("real_mosaic") or {})
     if report.get("synthetic"):
         domains["synth-classic"] = report["synthetic"]
     trained = getattr(args, "trained_on", None)
     trained = trained.split(",") if trained else trained_domains()
     for name, s in domains.items():
-        s["trained_on"] = was_trained_on(name, trained)
+        # a mosaic of real photos is of the photos it is made of (large.bench_real_mosaics)
+        s["trained_on"] = was_trained_on(name.split(" mosaic ")[0], trained)
     report["domains"] = domains
     report["trained_on"] = trained
     return domains

@@ -134,3 +134,58 @@ def bench_large_speed(reader: Any, runs: int, dice: int = 20) -> dict[str, Any]:
     return {"image": "4032x3024 JPEG, synthetic", "dice_in_scene": len(truths), "dice_read": found,
             "runs": runs, "median_ms": round(statistics.median(walls), 1),
             "median_cpu_ms": round(statistics.median(cpus), 1), "cpu": pinning}
+
+
+# ------------------------------------------------------------------------------------------
+# Real photos made small: mosaics of the real-dice photos (``--real-mosaic K``)
+# ------------------------------------------------------------------------------------------
+
+def real_mosaics(pairs: Sequence[tuple[Any, Any]], k: int, quality: int = 92):
+    """Yield (JPEG bytes, labels [(value, cx, cy)] in mosaic pixels, name) for each ``k`` x ``k``
+    mosaic of consecutive photos of ``pairs`` ([(image path, YOLO label path)]): real dice shown
+    ``k`` times smaller to the first pass (a 4x4 mosaic of 640x480 photos is 2560x1920). Photos
+    of another size than the first readable one are skipped; a last incomplete mosaic is left out."""
+    from .sets import read_yolo_labels
+
+    size = None
+    batch: list[tuple[np.ndarray, list[tuple[int, float, float]], str]] = []
+    for img_path, label_path in pairs:
+        img = cv2.imread(str(img_path), cv2.IMREAD_COLOR)
+        if img is None:
+            continue
+        size = size or img.shape[:2]
+        if img.shape[:2] != size:
+            continue
+        h, w = size
+        batch.append((img, read_yolo_labels(label_path, w, h), str(getattr(img_path, "name", img_path))))
+        if len(batch) == k * k:
+            canvas = np.zeros((h * k, w * k, 3), np.uint8)
+            labels = []
+            for q, (im, lab, _) in enumerate(batch):
+                r, c = divmod(q, k)
+                canvas[r * h:(r + 1) * h, c * w:(c + 1) * w] = im
+                labels += [(v, cx + c * w, cy + r * h) for v, cx, cy in lab]
+            yield jpeg_bytes(canvas, quality), labels, f"mosaic of {batch[0][2]}..{batch[-1][2]}"
+            batch = []
+
+
+def bench_real_mosaics(reader: Any, root: Any, k: int) -> dict[str, Any]:
+    """{"real SPLIT mosaic KxK": figures} for every split of the real-dice dataset under ``root``
+    (value only, matched by centre as the real photos are)."""
+    from .scoring import Tally, reader_threshold, score_real_image
+    from .sets import real_splits
+
+    out: dict[str, Any] = {}
+    for split, pairs in real_splits(root).items():
+        tally = Tally(unsure_below=reader_threshold(reader))
+        for data, labels, name in real_mosaics(pairs, k):
+            result = reader.read(data)
+            if result.error is not None:
+                tally.failed_images += 1
+                tally.add_image(False)
+                continue
+            tally.ms.append(result.ms)
+            score_real_image(tally, result.dice, labels, name=name)
+        if tally.images:
+            out[f"real {split} mosaic {k}x{k}"] = tally.summary(with_colour=False)
+    return out
