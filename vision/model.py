@@ -24,11 +24,14 @@ DETECTOR_OUTPUTS = ("heatmap", "wh", "offset")
 CLASSIFIER_INPUT = "crops"
 CLASSIFIER_OUTPUTS = ("value_probs", "colour_probs", "die_prob")
 LETTERBOX_AREA_BELOW = 0.5  # letterbox scale below which the resize averages areas (else bilinear)
+PYRAMID_FROM_PIXELS = 1920 * 1080  # above this many pixels an area resize starts with exact halvings
+                                   # (``shrink``): a 12 MP photo's 2048 px working copy; a webcam
+                                   # frame up to full HD keeps the direct resize
 
 __all__ = [
     "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
     "ModelMismatchError", "RawDie", "body_colour_lab", "crop_for_classifier", "decode_detections",
-    "letterbox", "nms", "to_tensor",
+    "letterbox", "nms", "shrink", "to_tensor",
 ]
 
 
@@ -92,6 +95,21 @@ class ModelConfig:
                                          # share of the image height is also classified turned 180
                                          # degrees, in the same call (RawDie.turned_value_probs; the
                                          # reader doubts a read the turned view contradicts; None = off)
+    # The finer pass (issue 38 item 6, docs/vision.md "Small dice in a large photo"): the first pass
+    # sees the whole photo at the detector's input size, where a die of 3 % of a 12 MP photo's width
+    # is about 12 px. When the first pass shrinks the photo to ``fine_max_first_scale`` or less, the
+    # photo can be seen at least ``fine_min_gain`` times finer, and the first pass found no
+    # candidate or one whose size (sqrt(w x h), detector-input px) is below ``fine_below_px``, the
+    # detector runs again on tiles of its own input size cut from the photo resized so that the
+    # smallest candidate measures ``fine_target_px`` (no candidate: as fine as the tiles allow),
+    # at most ``fine_max_tiles`` tiles overlapping by at least ``fine_overlap_px``; its candidates
+    # join the first pass's before NMS. None = off.
+    fine_below_px: float | None = 20.0
+    fine_max_first_scale: float = 0.5
+    fine_target_px: float = 32.0
+    fine_min_gain: float = 1.5
+    fine_max_tiles: int = 4
+    fine_overlap_px: int = 64
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -110,6 +128,12 @@ class ModelConfig:
             raise ValueError(f"same_read_iou must be in (0, 1] or None, not {self.same_read_iou!r}")
         if self.turned_check_from is not None and not 0 <= self.turned_check_from <= 1:
             raise ValueError(f"turned_check_from must be in 0..1 or None, not {self.turned_check_from!r}")
+        if self.fine_below_px is not None and not self.fine_below_px > 0:
+            raise ValueError(f"fine_below_px must be > 0 or None, not {self.fine_below_px!r}")
+        if not self.fine_target_px > 0 or not self.fine_min_gain > 1 or not 0 < self.fine_max_first_scale <= 1:
+            raise ValueError("fine_target_px must be > 0, fine_min_gain > 1 and fine_max_first_scale in (0, 1]")
+        if self.fine_max_tiles < 1 or self.fine_overlap_px < 0:
+            raise ValueError("fine_max_tiles must be >= 1 and fine_overlap_px >= 0")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -157,11 +181,31 @@ def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) ->
     nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
     # Area averaging only when shrinking below half (aliasing); above that bilinear reads as well
     # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, docs/vision-history.md).
-    interp = cv2.INTER_AREA if scale < LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
-    resized = cv2.resize(image, (nw, nh), interpolation=interp)
+    resized = shrink(image, (nw, nh))
     canvas = np.full((in_h, in_w, 3), pad_value, np.uint8)
     canvas[:nh, :nw] = resized
     return canvas, Letterbox(sx=nw / w, sy=nh / h, pad_x=0.0, pad_y=0.0, src_w=w, src_h=h)
+
+
+def shrink(image: np.ndarray, size: tuple[int, int], halve: bool | None = None) -> np.ndarray:
+    """``image`` resized to ``size`` = (width, height): bilinear down to half size, area averaging
+    below (aliasing). Area averaging of an image of more than ``PYRAMID_FROM_PIXELS`` (or with
+    ``halve``) first halves it by exact 2x2 means while it stays at least as large as the target
+    and its sides are even, then resizes the rest (under 2x) bilinearly: OpenCV's area resize of
+    a 2016x1512 photo to 512x384 costs about as much as decoding the JPEG, halvings a few percent
+    of it (issue 38 item 6). Images up to full HD are resized as they always were."""
+    nw, nh = size
+    h, w = image.shape[:2]
+    scale = min(nw / w, nh / h)
+    if halve is None:
+        halve = w * h > PYRAMID_FROM_PIXELS
+    if halve and scale < LETTERBOX_AREA_BELOW:
+        while w >= 2 * nw and h >= 2 * nh and w % 2 == 0 and h % 2 == 0:
+            w, h = w // 2, h // 2
+            image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+        scale = min(nw / w, nh / h)
+    interp = cv2.INTER_AREA if scale < LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
+    return cv2.resize(image, (nw, nh), interpolation=interp)
 
 
 def to_tensor(images: np.ndarray) -> np.ndarray:
@@ -297,6 +341,11 @@ def body_colour_lab(crop: np.ndarray, core: float = 0.45) -> tuple[float, float,
 
 # ------------------------------------------------------------------ model
 
+def _scaled_size(width: int, height: int, scale: float) -> tuple[int, int]:
+    """The finer pass's image size (rounded down: the tile count ``fine_plan`` chose stays enough)."""
+    return max(1, int(width * scale + 1e-6)), max(1, int(height * scale + 1e-6))
+
+
 def _shape_of(runtime: Any, name: str) -> tuple:
     shapes = runtime.input_shapes
     if isinstance(shapes, dict):
@@ -350,19 +399,89 @@ class DiceModel:
         return cls(runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
 
     # --- steps
+    def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+        out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
+        return decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, self.config)
+
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
-        """Candidate whole-die boxes in ORIGINAL pixels with their detector peak score, after NMS."""
+        """Candidate whole-die boxes in ORIGINAL pixels with their detector peak score, after NMS
+        (with the finer pass's candidates where it runs: ``fine_plan``)."""
         cfg = self.config
         canvas, lb = letterbox(image, self.input_size, cfg.pad_value)
-        out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
-        dets = decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, cfg)
+        dets = self._run_detector(canvas)
         boxes = [lb.to_original(b) for b, _ in dets]
         scores = [s for _, s in dets]
         H, W = image.shape[:2]
+        floor = cfg.min_det_score ** 2   # candidates below it can never be kept (DiceModel.read)
+        plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
+                                     for b, s in dets if s >= floor])
+        if plan is not None:
+            for box, score in self._detect_fine(image, *plan):
+                if score >= floor:   # the rest could never be kept; fewer boxes make NMS cheaper
+                    boxes.append(box)
+                    scores.append(score)
         keep = [i for i in nms(boxes, scores, cfg.nms_iou, cfg.contained_frac)
                 if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px
                 and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
         return [(boxes[i], scores[i]) for i in keep]
+
+    def fine_plan(self, width: int, height: int, sizes: Sequence[float]) -> tuple[float, int, int] | None:
+        """The finer pass for a ``width`` x ``height`` image whose first pass found candidates of
+        ``sizes`` (sqrt(w x h) in detector-input px): (scale, tile columns, tile rows), or None
+        when it does not run (ModelConfig.fine_below_px and the fields after it)."""
+        cfg = self.config
+        if cfg.fine_below_px is None or width < 1 or height < 1:
+            return None
+        smallest = min(sizes) if sizes else None
+        if smallest is not None and smallest >= cfg.fine_below_px:
+            return None
+        tw, th = self.input_size
+        first = min(tw / width, th / height)
+        if first > cfg.fine_max_first_scale:
+            return None
+        ov = min(cfg.fine_overlap_px, tw // 2, th // 2)
+        # the finest scale the tile budget covers, never finer than the photo's own pixels
+        best = 0.0
+        for nx in range(1, cfg.fine_max_tiles + 1):
+            ny = cfg.fine_max_tiles // nx
+            best = max(best, min((nx * tw - (nx - 1) * ov) / width, (ny * th - (ny - 1) * ov) / height))
+        scale = min(best, 1.0)
+        if smallest is not None and smallest > 0:
+            scale = min(scale, first * cfg.fine_target_px / smallest)
+        if scale < first * cfg.fine_min_gain:
+            return None
+        w2, h2 = _scaled_size(width, height, scale)
+
+        def count(n: int, t: int) -> int:
+            return 1 if n <= t else int(np.ceil((n - ov) / (t - ov)))
+
+        return scale, count(w2, tw), count(h2, th)
+
+    def _detect_fine(self, image: np.ndarray, scale: float, nx: int, ny: int
+                     ) -> list[tuple[tuple[float, float, float, float], float]]:
+        """The finer pass: the image resized by ``scale``, cut into ``nx`` x ``ny`` overlapping
+        tiles of the detector's input size; candidates in original pixels. A candidate touching a
+        tile edge inside the image is dropped (the overlap shows that die whole in the next tile)."""
+        cfg = self.config
+        H, W = image.shape[:2]
+        w2, h2 = _scaled_size(W, H, scale)
+        small = shrink(image, (w2, h2), halve=True)   # no older resize to keep
+        tw, th = self.input_size
+        xs = np.linspace(0, max(0, w2 - tw), nx).round().astype(int)
+        ys = np.linspace(0, max(0, h2 - th), ny).round().astype(int)
+        out = []
+        for y0 in ys:
+            for x0 in xs:
+                part = small[y0:y0 + th, x0:x0 + tw]
+                canvas = np.full((th, tw, 3), cfg.pad_value, np.uint8)
+                canvas[:part.shape[0], :part.shape[1]] = part
+                lb = Letterbox(sx=w2 / W, sy=h2 / H, pad_x=-float(x0), pad_y=-float(y0), src_w=W, src_h=H)
+                for (bx, by, bw, bh), score in self._run_detector(canvas):
+                    if ((x0 > 0 and bx <= 1) or (y0 > 0 and by <= 1)
+                            or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
+                        continue   # cut by a tile edge inside the image
+                    out.append((lb.to_original((bx, by, bw, bh)), score))
+        return out
 
     def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
                  turned: Sequence[bool] | None = None):

@@ -253,7 +253,7 @@ def test_json_contract_keys_and_types() -> None:
 def test_model_sees_the_working_image_only() -> None:
     model = ScriptedModel([])
     DiceReader(model).read(np.zeros((5000, 2500, 3), np.uint8))
-    assert model.seen_shapes == [(4096, 2048, 3)]
+    assert model.seen_shapes == [(2048, 1024, 3)]   # ImageLimits.work_max_side 2048 (issue 38; 4096 before)
 
 
 def test_ms_is_measured_with_the_injected_clock() -> None:

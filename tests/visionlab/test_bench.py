@@ -279,8 +279,9 @@ def test_domain_table_lists_held_out_domains_first(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].split()[:4] == ["domain", "trained", "on", "dice"] and "hands-free" in lines[0]
     assert lines[1].split()[:2] == ["fake-pbr", "NO"]
-    assert {lines[2].split()[0], lines[3].split()[0]} == {"synth-classic", "synth-random"}
-    assert "yes" in lines[2] and "yes" in lines[3]
+    # synth-large-12mp: the large-photo domain (issue 38 item 6), one photo at --synthetic-count 1
+    assert {line.split()[0] for line in lines[2:5]} == {"synth-classic", "synth-random", "synth-large-12mp"}
+    assert all("yes" in line for line in lines[2:5])
 
 
 def test_a_bad_domain_directory_is_a_clear_error(tmp_path: Path) -> None:

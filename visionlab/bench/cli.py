@@ -11,6 +11,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from vision.cli import CliError, ReaderFactory, add_common_options, default_reader_factory
 
+from .large import (LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_SEED, bench_large, bench_large_speed, bench_real_mosaics,
+                    format_by_size)
 from .report import format_domains, format_table
 from .sets import (DEFAULT_COUNT, DEFAULT_REAL, DEFAULT_SIZES, DOMAIN_ROOT, HELD_OUT_SEED, SYNTH_RANDOM,
                    bench_domain_dir, bench_real, bench_synth_random, bench_synthetic, domain_dirs, real_splits,
@@ -34,6 +36,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="read every domain directory under this folder (default data/domains)")
     p.add_argument("--domain-limit", type=int, default=None, help="read at most this many scenes per domain directory")
     p.add_argument("--no-domains", action="store_true", help="skip the per-domain figures")
+    p.add_argument("--large-count", type=int, default=None,
+                   help=f"photos of the large-photo domain {LARGE_DOMAIN} (12 MP, small dice; default "
+                        f"{LARGE_DEFAULT_COUNT}, at most --synthetic-count; 0 skips it)")
+    p.add_argument("--real-mosaic", type=int, default=0, metavar="K",
+                   help="also read the real photos as K x K mosaics (real dice K times smaller; 0: no)")
+    p.add_argument("--large-speed-runs", type=int, default=None,
+                   help="timed reads of the 12 MP photo with 20 small dice (default: --speed-runs, at most 10)")
     pip = p.add_mutually_exclusive_group()
     pip.add_argument("--pip-check", dest="pip_check", action="store_true", default=None,
                      help="measure with the pip check (vision.pips) on, for comparison (off by default from v16)")
@@ -65,6 +74,11 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     seed = HELD_OUT_SEED if args.seed is None else args.seed
     runs = DEFAULT_SPEED_RUNS if args.speed_runs is None else args.speed_runs
     sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
+    large_runs = min(runs, 10) if getattr(args, "large_speed_runs", None) is None else args.large_speed_runs
+    for flag, v in (("--large-count", getattr(args, "large_count", None)), ("--large-speed-runs", large_runs),
+                    ("--real-mosaic", getattr(args, "real_mosaic", 0))):
+        if v is not None and v < 0:
+            raise CliError(f"error: {flag} must be >= 0")
     reader = factory(args, None)  # no calibration: the benchmark measures the model
     cfg = getattr(reader, "config", None)
     pip_on = cfg is not None and cfg.pip_confirm_from is not None
@@ -77,10 +91,15 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
         if real_splits(root):
             err.write(f"reading the real photos in {root}...\n")
             report["real"] = bench_real(reader, root)
+            if getattr(args, "real_mosaic", 0):
+                err.write(f"reading the real photos as {args.real_mosaic}x{args.real_mosaic} mosaics...\n")
+                report["real_mosaic"] = bench_real_mosaics(reader, root, args.real_mosaic)
         else:
             report["real_skipped"] = f"no dataset at {root}"
     if runs:
         report["speed"] = bench_speed(reader, runs)
+    if large_runs:
+        report["speed_large"] = bench_large_speed(reader, large_runs)
     if getattr(args, "awkward", False):
         import tempfile
 
@@ -93,7 +112,13 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     else:
         text = format_table(report)
         if domains:
-            text = format_domains(domains) + "\n\n" + text
+            sizes = format_by_size(domains)
+            text = format_domains(domains) + ("\n" + sizes if sizes else "") + "\n\n" + text
+        sl = report.get("speed_large")
+        if sl:
+            text += (f"\nspeed, large photo: median {sl['median_ms']:.1f} ms ({sl['median_cpu_ms']:.1f} ms of CPU) per "
+                     f"{sl['image']} with {sl['dice_in_scene']} dice ({sl['dice_read']} read), decoding included, "
+                     f"{sl['runs']} runs, one thread, {sl['cpu']}")
         out.write(text + "\n")
     return 0
 
@@ -108,6 +133,11 @@ def run_domains(args: argparse.Namespace, reader: Any, report: dict[str, Any], c
     if count:
         err.write(f"rendering and reading {count} randomised synthetic scenes (seed {seed})...\n")
         domains[SYNTH_RANDOM] = bench_synth_random(reader, count, seed, sizes, progress=err)
+    large = getattr(args, "large_count", None)
+    large = min(count, LARGE_DEFAULT_COUNT) if large is None else large
+    if large:
+        err.write(f"rendering and reading {large} large photos with small dice (seed {LARGE_SEED})...\n")
+        domains[LARGE_DOMAIN] = bench_large(reader, large, progress=err)
     folders = dict(domain_dirs(getattr(args, "domain_root", None) or DOMAIN_ROOT))
     for extra in getattr(args, "domain_dir", None) or []:
         if not (Path(extra) / "domain.json").is_file():
@@ -121,12 +151,14 @@ def run_domains(args: argparse.Namespace, reader: Any, report: dict[str, Any], c
             raise CliError(f"error: {exc}") from None
     for split, s in (report.get("real") or {}).items():
         domains[f"real {split}"] = s
+    domains.update(report.get("real_mosaic") or {})
     if report.get("synthetic"):
         domains["synth-classic"] = report["synthetic"]
     trained = getattr(args, "trained_on", None)
     trained = trained.split(",") if trained else trained_domains()
     for name, s in domains.items():
-        s["trained_on"] = was_trained_on(name, trained)
+        # a mosaic of real photos is of the photos it is made of (large.bench_real_mosaics)
+        s["trained_on"] = was_trained_on(name.split(" mosaic ")[0], trained)
     report["domains"] = domains
     report["trained_on"] = trained
     return domains

@@ -9,6 +9,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .large import size_label
+
 MATCH_IOU = 0.3
 PARTIAL_OVERLAP = 0.25  # a prediction this much inside a partly-framed die's box is not scored
 # Breakdown of the synthetic figures (the headline figures count every die; the breakdown says
@@ -113,6 +115,8 @@ class Tally:
     scored_reads: list[tuple[float, bool]] = field(default_factory=list)
     # group (``synthetic_groups``) -> [scored dice, matched, colour AND value right]
     by_group: dict[str, list[int]] = field(default_factory=dict)
+    # die size bin (``large.size_label``: the longer side of the whole-die box) -> the same counts
+    by_size: dict[str, list[int]] = field(default_factory=dict)
 
     def add_image(self, all_right: bool, no_tap: bool = False) -> None:
         self.images += 1
@@ -151,6 +155,9 @@ class Tally:
                 k: {"dice": n, "recall": rate(m, n), "read_right": rate(r, n)}
                 for k, (n, m, r) in sorted(self.by_group.items())
             }
+        if self.by_size:
+            out["by_size"] = {k: {"dice": n, "recall": rate(m, n), "read_right": rate(r, n)}
+                              for k, (n, m, r) in sorted(self.by_size.items())}
         if self.scored_reads:
             out["threshold_sweep"] = threshold_sweep(self.scored_reads)
         if self.wrong_confident_examples:
@@ -240,6 +247,10 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
             row[0] += 1
             row[1] += j in read_ok
             row[2] += read_ok.get(j, False)
+        row = tally.by_size.setdefault(size_label(t.box), [0, 0, 0])
+        row[0] += 1
+        row[1] += j in read_ok
+        row[2] += read_ok.get(j, False)
     for i, d in enumerate(dice):
         if i in matched_p:
             continue
