@@ -108,19 +108,28 @@ class SettingsScreen(Screen):
 
         picker = self.shell.file_picker("calibration")
 
-        def picked(e):
-            files = [f for f in (e.files or []) if f.bytes]
-            if not files:
-                return
-            status_text.value, status_text.color = tr("settings.calibration_reading"), None
+        def calibrate(data: bytes):
             try:
-                tools.calibrate(files[0].bytes)
+                tools.calibrate(data)
             except ToolError as exc:
                 self.shell.toast(tr("settings.calibration_failed", error=str(exc)), error=True)
             else:
                 self.shell.toast(tr("settings.calibration_saved"))
             show_status()
             self.shell.update()  # a picker event updates the picker, not the page
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes]
+            if not files:
+                return
+            status_text.value, status_text.color = tr("settings.calibration_reading"), None
+            # the photo is decoded and read in a worker, not in the event loop all pages share
+            run_thread = getattr(getattr(self.shell, "page", None), "run_thread", None)
+            if run_thread is None:
+                calibrate(files[0].bytes)
+            else:
+                self.shell.update()
+                run_thread(calibrate, files[0].bytes)
 
         picker.on_result = picked
 
