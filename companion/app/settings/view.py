@@ -9,7 +9,7 @@ from companion.app.common.i18n import LANGUAGE_NAMES, LANGUAGES
 from companion.app.common.prefs import THEMES
 from companion.app.common.widgets import Screen, note, section
 from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ToolError
-from companion.app.settings.vm import BoxConstantsForm
+from companion.app.settings.vm import BoxConstantsForm, SettingsAccess
 
 
 class SettingsScreen(Screen):
@@ -28,19 +28,21 @@ class SettingsScreen(Screen):
             selected=[ctl.prefs.theme],
             on_change=lambda e: ctl.set_theme(e.control.selected[0]),
         )
+        access = SettingsAccess.of(ctl)
         parts = [
             section(tr("settings.language"), [lang]),
             section(tr("settings.theme"), [theme]),
-            self._box_section(),
-            self._calibration_section(),
-            self._catalogue_section(),
         ]
+        if access.table:
+            parts += [self._box_section(), self._calibration_section(), self._catalogue_section()]
+        else:  # a phone: its page's language and theme only (docs/app.md, issue 40)
+            parts.append(note(tr("settings.table_only")))
         return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # -- "check your box" -----------------------------------------------------------------
     def _box_section(self) -> ft.Control:
         tr = self.tr
-        form: BoxConstantsForm = self.ctl.screen_state("settings.box", BoxConstantsForm)
+        form: BoxConstantsForm = self.ctl.screen_state("settings.box", BoxConstantsForm)  # the table's page only
         status = note("")
         fields: dict[str, ft.TextField] = {}
 

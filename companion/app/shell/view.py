@@ -75,6 +75,8 @@ class Shell:
         self.ctl.web = bool(page.web)
         # (common.gate: from the address the server saw, not from what the browser says)
         self.ctl.remote_client = is_phone(page)
+        if self.ctl.remote_client:  # the preferences file is the table's: a phone's stay on its page
+            self.ctl.keep_prefs_on_page()
         # file pickers are page services (constructing one inside main or an event handler
         # registers it); one per purpose, so each screen sets its own on_result
         self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}

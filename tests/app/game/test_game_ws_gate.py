@@ -283,3 +283,39 @@ def test_without_the_setting_this_machine_is_the_table(table, monkeypatch):
         page.quiet(0.3)
         tap(page, f"{SEATS[0]}, {SEATS[1]}", "ListTile")
         page.wait_text(table.shared.join_code)
+
+
+def test_a_phone_cannot_change_the_tables_settings(table, monkeypatch):
+    """Issue 40: a page without the code opens Settings: it is offered its page's language and
+    theme, not the box constants (starting coins), calibration or catalogue, and no server path;
+    whatever it sends to any control, no override is written. The control: the table's page
+    (without the setting) is offered "Starting coins"."""
+    from companion.app.common.gate import REQUIRE_CODE_ENV
+    from companion.content import board as board_mod
+
+    override = table.data_dir / board_mod.OVERRIDE_FILE_NAME
+    with FletPage(table.ws) as phone:
+        phone.wait_text(TR("start.settings"))
+        phone.quiet(0.3)
+        tap(phone, TR("start.settings"))
+        phone.wait_text(TR("settings.table_only"))
+        phone.quiet(0.3)
+        shown = phone.texts()
+        for key in ("board.starting_coins", "settings.calibration", "settings.catalogue"):
+            assert not any(TR(key) in s for s in shown), key
+        assert not any(str(table.data_dir) in s for s in shown)
+        for _ in range(2):
+            for target in guessed_ids(phone):
+                phone.set_props(target, value="[40, 40, 40, 40]")
+                for name in ("change", "submit", "click", "blur"):
+                    phone.event(target, name, "[40, 40, 40, 40]")
+            phone.quiet(0.5, timeout=60)
+        assert not any(str(table.data_dir) in s for s in phone.texts())
+    assert not override.exists()
+    assert board_mod.default_board().starting_coins == (1, 2, 3, 4)
+    monkeypatch.delenv(REQUIRE_CODE_ENV)
+    with FletPage(table.ws) as page:
+        page.wait_text(TR("start.settings"))
+        page.quiet(0.3)
+        tap(page, TR("start.settings"))
+        page.wait_text(TR("board.starting_coins"))
