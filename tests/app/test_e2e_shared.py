@@ -182,7 +182,7 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
                 "() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>"
                 " (e.getAttribute('aria-label') || '') + ' ' + (e.textContent || ''))"))
             assert "Slot 1 of 6" not in seen and "Ana" not in seen and code not in seen
-            wrong = str((int(code) + 1) % 10**6).zfill(6)
+            wrong = str((int(code) + 1) % 10**8).zfill(8)
             webapp.type_into(phone, webapp.textbox(phone, "Join code"), wrong)
             webapp.button(phone, "Join").click()
             wait_shown(phone, "That is not this game's join code.")

@@ -18,7 +18,7 @@ from pathlib import Path
 import flet as ft
 
 from companion.app.common import flet_events, layout
-from companion.app.common.gate import is_phone
+from companion.app.common.gate import is_phone, noted_address
 from companion.app.common.widgets import icon_button
 from companion.app.shell.controller import AppController
 from companion.app.shell.screens import ON_PAGE_CLOSE, SCREENS
@@ -75,6 +75,8 @@ class Shell:
         self.ctl.web = bool(page.web)
         # (common.gate: from the address the server saw, not from what the browser says)
         self.ctl.remote_client = is_phone(page)
+        # the address the join-code limits count wrong codes by (the server's word, not the page's)
+        self.ctl.client_address = noted_address(page) or ""
         if self.ctl.remote_client:  # the preferences file is the table's: a phone's stay on its page
             self.ctl.keep_prefs_on_page()
         # file pickers are page services (constructing one inside main or an event handler
