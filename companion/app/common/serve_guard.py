@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -63,7 +64,7 @@ class GuardLimits:
     frame_max_unregistered: int = 64 * 1024
     frame_max: int = 16 * 1024 * 1024
     #: how long Flet keeps a disconnected page's session for a reload (Flet's default: 1 hour)
-    session_keep_s: int = 600
+    session_keep_s: int = int(os.environ.get("ENCYCLOPEDIA_SESSION_KEEP_S", "600") or 600)
     #: addresses remembered at most (idle ones are forgotten first)
     addresses_max: int = 65536
 
@@ -198,6 +199,33 @@ def _release(ip: str, pending: bool) -> None:
         _STATE.open = max(0, _STATE.open - 1)
         if pending:
             _STATE.pending = max(0, _STATE.pending - 1)
+
+
+_TRIM = {"at": 0.0, "fn": None}
+
+
+def _give_memory_back() -> None:
+    """Once the server holds no connection (or at most every 10 s while it is busy), hand
+    the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing):
+    the buffers of thousands of short connections are freed, but glibc keeps them mapped."""
+    now = time.monotonic()
+    with _STATE.lock:
+        idle = _STATE.open == 0
+        if now - _TRIM["at"] < (1.0 if idle else 10.0):
+            return
+        _TRIM["at"] = now
+    fn = _TRIM["fn"]
+    if fn is None:
+        try:
+            import ctypes
+            import ctypes.util
+
+            fn = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            fn = False
+        _TRIM["fn"] = fn
+    if fn:
+        fn(0)
 
 
 def _not_pending() -> None:
@@ -442,6 +470,7 @@ async def guarded_handle(self, websocket) -> None:
         except Exception:  # noqa: BLE001 - already closed by the client or the server
             pass
         _release(ip, pending=not sock.registered)
+        _give_memory_back()
         if session is not None:
             try:
                 await app_manager.disconnect_session(
