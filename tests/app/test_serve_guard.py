@@ -318,3 +318,24 @@ def test_the_server_stops_on_a_signal_whatever_clients_did(tmp_path, sig):
         if proc.poll() is None:
             proc.kill()
             proc.wait(5)
+
+
+def test_no_forwarded_for_header_is_trusted(_private_data_dir):
+    """README: the server decides who is the table from the socket's address; a proxy header
+    is read from nobody (uvicorn applies X-Forwarded-For from 127.0.0.1 unless told not to)."""
+    from companion.app.common import gate
+    from websockets.sync.client import connect as ws_connect
+
+    with serving() as port:
+        before = set(gate._NOTED)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.1", 0))
+        ws = ws_connect(f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=10, close_timeout=2,
+                        ping_interval=None, max_size=None,
+                        additional_headers={"X-Forwarded-For": "10.1.2.3", "X-Real-IP": "10.1.2.3",
+                                            "Forwarded": "for=10.1.2.3"}).__enter__()
+        ws.send(register_frame())
+        ws.recv(timeout=10)
+        wait_for(lambda: set(gate._NOTED) - before, "the page was not noted")
+        noted = {gate._NOTED[k] for k in set(gate._NOTED) - before}
+        ws.close()
+    assert noted == {"127.0.0.1"}
