@@ -211,7 +211,12 @@ def _phone_page_class():
             self._reader = threading.Thread(target=self._read, daemon=True)
             self._reader.start()
             self.send(REGISTER_CLIENT, {"session_id": None, "page_name": "", "page": page})
-            self.session_id = self.wait_for(lambda m: m[0] == REGISTER_CLIENT, "the registration")[1]["session_id"]
+            try:
+                self.session_id = self.wait_for(lambda m: m[0] == REGISTER_CLIENT, "the registration",
+                                                timeout=60)[1]["session_id"]
+            except BaseException:
+                self.close()
+                raise
 
     return PhonePage
 
@@ -225,15 +230,20 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
     from companion.app.game.texts import GameText
 
     tr, gt = Translator("en"), GameText()
-    page = PhonePage(f"ws://127.0.0.1:{port}/ws", f"127.0.2.{i + 1}", browser_page(route=f"/game/{ready['gid']}"))
     try:
-        page.wait_text(gt("g.join.ask"), timeout=30)
+        page = PhonePage(f"ws://127.0.0.1:{port}/ws", f"127.0.2.{i + 1}", browser_page(route=f"/game/{ready['gid']}"))
+    except AssertionError as exc:
+        with lock:
+            out["phone failures"].append(f"phone {i}: {str(exc)[:200]}")
+        return
+    try:
+        page.wait_text(gt("g.join.ask"), timeout=60)
         page.quiet(0.3)
         field = page.find(_c="TextField")
         page.set_props(field[-1]["_i"], value=ready["code"])
         go = [c for c in page.controls().values() if c.get("content") == gt("g.join.go")]
         page.event(go[-1]["_i"], "click")
-        page.wait_text("Zephyrine", timeout=30)
+        page.wait_text("Zephyrine", timeout=60)
         with lock:
             out["joined"] += 1
         rng = random.Random(i)
@@ -267,7 +277,7 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--unregistered", type=int, default=5000)
-    ap.add_argument("--parallel", type=int, default=200)
+    ap.add_argument("--parallel", type=int, default=64)
     ap.add_argument("--phones", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=90.0, help="how long the phones churn")
     ap.add_argument("--step-s", type=float, default=2.0, help="the table's page answers this often")
