@@ -165,7 +165,7 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
             panel = " ".join(t for t in table.evaluate(
                 "() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>"
                 " (e.getAttribute('aria-label') || '') + ' ' + (e.textContent || ''))"))
-            code = re.search(r"enter the join code (\d{6})", panel).group(1)
+            code = re.search(r"enter the join code (\d{8})", panel).group(1)
             phone = webapp.open_app(ctx, f"http://{lan}:{port}/", 390, 844)
             webapp.button(phone, "Resume a game").click()
             # a phone's list: the game open at the table, without its title or seats (docs/app.md)
