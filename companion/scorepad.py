@@ -57,15 +57,69 @@ class Sheet:
 # ------------------------------------------------------------------------------ parsing
 
 
+#: what a score sheet may be (issue 40): a real sheet is a few kB, nested 5 deep, with counts
+#: in the tens or hundreds; beyond these a file is refused with a clear message
+MAX_SHEET_BYTES = 1024 * 1024
+MAX_SHEET_DEPTH = 32
+#: the largest count a sheet may give (VP, coins, cubes of a category, animals...): far above
+#: any game (a winner scores about 200-300 VP; the box holds a few dozen cubes of a colour)
+MAX_COUNT = 9_999
+
+
+def _depth(text: str) -> int:
+    """How deeply ``text``'s JSON arrays and objects nest (strings skipped), without parsing."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_SHEET_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def loads_sheet(text: str) -> Any:
+    """The JSON value of a sheet's text, refused with a ``SheetError`` when it is larger than
+    ``MAX_SHEET_BYTES`` (in UTF-8), nests deeper than ``MAX_SHEET_DEPTH`` or is not JSON."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_SHEET_BYTES:
+        raise SheetError("", f"too large for a score sheet ({size} bytes; the limit is {MAX_SHEET_BYTES})")
+    if _depth(text) > MAX_SHEET_DEPTH:
+        raise SheetError("", f"nested too deeply for a score sheet (more than {MAX_SHEET_DEPTH} levels)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SheetError("", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:  # (the depth check comes first; kept for safety)
+        raise SheetError("", f"nested too deeply for a score sheet (more than {MAX_SHEET_DEPTH} levels)") from None
+
+
 def _count(where: str, v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise SheetError(where, f"expected a whole number, got {json.dumps(v)}")
+        raise SheetError(where, f"expected a whole number, got {json.dumps(v)[:40]}")
     if isinstance(v, float):
+        if math.isfinite(v) and abs(v) > MAX_COUNT:
+            raise SheetError(where, f"{v:g} is more than a game can reach (the limit is {MAX_COUNT})")
         if not math.isfinite(v) or not v.is_integer():
             raise SheetError(where, f"expected a whole number, got {v!r}")
         v = int(v)
     if v < 0:
         raise SheetError(where, f"cannot be negative ({v})")
+    if v > MAX_COUNT:
+        raise SheetError(where, f"{v} is more than a game can reach (the limit is {MAX_COUNT})")
     return v
 
 
@@ -218,10 +272,13 @@ def parse_sheet(data: Any, board: Board | None = None) -> Sheet:
 def read_sheet(path: str, board: Board | None = None, stdin: TextIO | None = None) -> Sheet:
     """Read and parse a sheet file (``-`` = standard input). Errors are ``SheetError``."""
     if path == "-":
-        text = (stdin or sys.stdin).read()
+        text = (stdin or sys.stdin).read(MAX_SHEET_BYTES + 1)
     else:
         p = Path(path)
         try:
+            if p.is_file() and p.stat().st_size > MAX_SHEET_BYTES:
+                raise SheetError("", f"too large for a score sheet ({p.stat().st_size} bytes; the limit is "
+                                     f"{MAX_SHEET_BYTES})")
             text = p.read_text(encoding="utf-8-sig")
         except FileNotFoundError:
             raise SheetError("", "file not found") from None
@@ -231,11 +288,7 @@ def read_sheet(path: str, board: Board | None = None, stdin: TextIO | None = Non
             raise SheetError("", "not a UTF-8 text file") from None
         except OSError as exc:
             raise SheetError("", f"cannot read ({exc.strerror or exc})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SheetError("", f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return parse_sheet(data, board)
+    return parse_sheet(loads_sheet(text), board)
 
 
 # ------------------------------------------------------------------------------ results

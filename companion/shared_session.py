@@ -45,14 +45,24 @@ from companion.store import GameStore
 __all__ = ["LiveGames", "SharedSession", "StaleViewError", "new_join_code"]
 
 
-JOIN_CODE_DIGITS = 6
-#: wrong join codes a game accepts per minute (all pages together) before it refuses every try
-#: for the rest of that minute: guessing one of a million codes takes weeks
-JOIN_MISSES_PER_MINUTE = 10
+JOIN_CODE_DIGITS = 8
+#: how long the guessing limits below remember a wrong code
+JOIN_WINDOW_S = 60.0
+#: wrong codes one address may type per window; then that address only is refused until its
+#: oldest miss is a window old (other phones are not)
+JOIN_MISSES_PER_ADDRESS = 5
+#: wrong codes all addresses that never joined this game may type together per window; then
+#: such addresses are refused until the window moves on. An address that has joined this game
+#: (it knows the code) is never held by it, so a stranger cannot lock the table's phones out.
+#: Expected time to guess (docs/app.md): 10**8 codes / 30 a minute -> about 3.2 years for one
+#: chance in two; 0.0072 % over a 4-hour game
+JOIN_MISSES_GLOBAL = 30
+#: (kept for old callers: the per-address limit)
+JOIN_MISSES_PER_MINUTE = JOIN_MISSES_PER_ADDRESS
 
 
 def new_join_code() -> str:
-    """Six random digits (``secrets``): one in a million to guess at one try."""
+    """Eight random digits (``secrets``): one in a hundred million to guess at one try."""
     return "".join(str(secrets.randbelow(10)) for _ in range(JOIN_CODE_DIGITS))
 
 
@@ -79,23 +89,31 @@ class SharedSession:
         self._dirty = False
         #: the code a phone types to join this game (random per game and per server run)
         self.join_code = new_join_code()
-        self._misses: list[float] = []  # when wrong codes were typed (time.monotonic)
+        self._misses: list[tuple[float, str]] = []  # (time.monotonic, address) of wrong codes
+        self._joined_from: set[str] = set()  # addresses that typed the right code
         #: a phone has typed the right code (the table's join panel then folds away)
         self.phones_joined = False
 
-    def try_code(self, code: str | None, now: float | None = None) -> str | None:
-        """A page tries to join: None if ``code`` is right, else why not (a message key):
-        ``g.join.wrong``, or ``g.join.too_many`` once JOIN_MISSES_PER_MINUTE wrong codes were
-        typed in the last minute (the right code too is refused then)."""
+    def try_code(self, code: str | None, address: str | None = None, now: float | None = None) -> str | None:
+        """A page from ``address`` tries to join: None if ``code`` is right, else why not (a
+        message key): ``g.join.wrong``, or ``g.join.too_many`` while that address has typed
+        JOIN_MISSES_PER_ADDRESS wrong codes in the last JOIN_WINDOW_S seconds, or while all
+        addresses that never joined have typed JOIN_MISSES_GLOBAL together (the right code is
+        refused then too, from those addresses only). Tries refused as too many are not counted."""
         now = time.monotonic() if now is None else now
+        addr = (address or "").strip()
         with self.lock:
-            self._misses = [t for t in self._misses if now - t < 60.0]
-            if len(self._misses) >= JOIN_MISSES_PER_MINUTE:
+            self._misses = [(t, a) for t, a in self._misses if now - t < JOIN_WINDOW_S]
+            if sum(1 for _, a in self._misses if a == addr) >= JOIN_MISSES_PER_ADDRESS:
+                return "g.join.too_many"
+            if addr not in self._joined_from and len(self._misses) >= JOIN_MISSES_GLOBAL:
                 return "g.join.too_many"
             if self.admits(code):
                 self.phones_joined = True
+                if addr:
+                    self._joined_from.add(addr)
                 return None
-            self._misses.append(now)
+            self._misses.append((now, addr))
             return "g.join.wrong"
 
     def admits(self, code: str | None) -> bool:

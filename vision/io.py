@@ -4,9 +4,17 @@
   decoded with ``IMREAD_IGNORE_ORIENTATION`` so the result does not depend on the OpenCV version).
 * Grey, grey+alpha, BGRA, 16-bit and float images become BGR uint8 (alpha is composited over
   white, as an image viewer shows it).
-* Huge images are downscaled early: the size is read from the header before decoding (JPEG, PNG,
-  BMP, GIF, WebP); a JPEG is decoded at 1/2, 1/4 or 1/8 scale by libjpeg when that still leaves
-  at least half the working size; other formats above ``ImageLimits.max_decode_pixels`` are refused.
+* Only the formats whose size this module reads from the header are decoded: JPEG, PNG, BMP,
+  GIF and WebP (``ACCEPTED_FORMATS``). Every other input (TIFF, JPEG 2000, OpenEXR, Radiance
+  HDR, PNM, Sun raster, AVIF, HEIC, unknown bytes) is refused before any decoder sees it: a phone
+  camera never sends them, and a decoder that learns the size only while decoding is how a
+  1 MB deflate TIFF of 20000x20000 took 2.4 GB (issue 40). A header whose size cannot be read is
+  refused too.
+* Huge images are downscaled early: a JPEG is decoded at 1/2, 1/4 or 1/8 scale by libjpeg when
+  that still leaves at least half the working size; other formats above
+  ``ImageLimits.max_decode_pixels`` are refused from the header. At most ``DECODE_SLOTS`` decodes
+  run at once in the process (the others wait up to ``DECODE_WAIT_S`` seconds, then are refused
+  as busy), so a burst of uploads cannot multiply the peak memory.
   The working copy's longer side is at most ``ImageLimits.work_max_side``.  ``LoadedImage``
   keeps the scale so boxes map back to original pixels exactly.
 * A truncated JPEG is decoded as far as its data goes (the rest is grey) with a warning; other
@@ -19,6 +27,7 @@ from __future__ import annotations
 import os
 import stat
 import struct
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +47,14 @@ __all__ = [
 ]
 
 ImageSource = str | os.PathLike[str] | bytes | bytearray | memoryview | np.ndarray
+
+#: the formats decoded at all: their size is read from the header before any decoder runs
+ACCEPTED_FORMATS = ("jpeg", "png", "bmp", "gif", "webp")
+
+#: how many images may be decoding at once in this process, and how long a decode waits for a slot
+DECODE_SLOTS = 2
+DECODE_WAIT_S = 30.0
+_DECODE_SEMAPHORE = threading.BoundedSemaphore(DECODE_SLOTS)
 
 
 class ImageLoadError(ValueError):
@@ -172,6 +189,10 @@ def image_header_info(data: bytes) -> tuple[str | None, int | None, int | None]:
             w, h = struct.unpack(">II", data[16:24])
             return fmt, w, h
         elif fmt == "bmp" and len(data) >= 26:
+            (dib,) = struct.unpack("<I", data[14:18])
+            if dib == 12:  # OS/2 BITMAPCOREHEADER: 16-bit sizes
+                w, h = struct.unpack("<HH", data[18:22])
+                return fmt, w, h
             w, h = struct.unpack("<ii", data[18:26])
             return fmt, abs(w), abs(h)
         elif fmt == "gif":
@@ -282,10 +303,39 @@ _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_RE
             8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
+def _refuse_unaccepted(fmt: str | None, w: int | None, h: int | None) -> None:
+    """Refuse, before any decoder runs, what ``_decode_bytes`` must not decode (module doc)."""
+    if fmt == "heic":
+        raise ImageLoadError(
+            "HEIC/HEIF photo, which OpenCV cannot decode: set the phone camera to JPEG "
+            "('Most Compatible') or convert the photo to JPEG"
+        )
+    if fmt is None:
+        raise ImageLoadError("not an image (unrecognised file format)")
+    if fmt not in ACCEPTED_FORMATS:
+        raise ImageLoadError(
+            f"{fmt.upper()} images are not accepted (a phone camera sends JPEG, PNG or WebP): "
+            "convert it to JPEG or PNG"
+        )
+    if w is None or h is None:
+        raise ImageLoadError(f"truncated or corrupt {fmt.upper()} file (no image size in its header)")
+
+
+def _imdecode(buf: np.ndarray, flags: int) -> np.ndarray | None:
+    """``cv2.imdecode`` in one of the process's ``DECODE_SLOTS``."""
+    if not _DECODE_SEMAPHORE.acquire(timeout=DECODE_WAIT_S):
+        raise ImageLoadError("too many images are being read at once; try again in a moment")
+    try:
+        return cv2.imdecode(buf, flags)
+    finally:
+        _DECODE_SEMAPHORE.release()
+
+
 def _decode_bytes(data: bytes, limits: ImageLimits) -> LoadedImage:
     if not data:
         raise ImageLoadError("empty file")
     fmt, w, h = image_header_info(data)
+    _refuse_unaccepted(fmt, w, h)
     warnings: list[str] = []
     buf = np.frombuffer(data, np.uint8)
     orientation = jpeg_exif_orientation(data) if fmt == "jpeg" else 1
@@ -308,10 +358,10 @@ def _decode_bytes(data: bytes, limits: ImageLimits) -> LoadedImage:
                     f"{limits.max_decode_pixels // 1_000_000} megapixels even at 1/8 scale)"
                 )
         flags = _REDUCED[factor] | cv2.IMREAD_IGNORE_ORIENTATION
-        img = cv2.imdecode(buf, flags)
+        img = _imdecode(buf, flags)
         if img is None and not data.rstrip(b"\x00")[-2:] == b"\xff\xd9":
             # truncated: close the stream so libjpeg decodes what is there (the rest is grey)
-            img = cv2.imdecode(np.frombuffer(data + b"\xff\xd9", np.uint8), flags)
+            img = _imdecode(np.frombuffer(data + b"\xff\xd9", np.uint8), flags)
             if img is not None:
                 warnings.append("truncated JPEG: only the part present in the file was decoded")
         if img is None:
@@ -327,17 +377,10 @@ def _decode_bytes(data: bytes, limits: ImageLimits) -> LoadedImage:
                     f"image too large to decode ({w}x{h} pixels; the limit is "
                     f"{limits.max_decode_pixels // 1_000_000} megapixels)"
                 )
-        img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        img = _imdecode(buf, cv2.IMREAD_UNCHANGED)
         if img is None:
-            if fmt is None:
-                raise ImageLoadError("not an image (unrecognised file format)")
-            if fmt == "heic":
-                raise ImageLoadError(
-                    "HEIC/HEIF photo, which OpenCV cannot decode: set the phone camera to JPEG "
-                    "('Most Compatible') or convert the photo to JPEG"
-                )
             raise ImageLoadError(f"truncated or corrupt {fmt.upper()} file (the decoder could not read it)")
-        if img.ndim == 3 and img.shape[2] > 4:  # e.g. multi-channel TIFF: keep the first three
+        if img.ndim == 3 and img.shape[2] > 4:  # more channels than BGRA: keep the first three
             img = img[:, :, :3]
         if img.size and img.shape[0] * img.shape[1] > limits.max_decode_pixels:
             raise ImageLoadError(
@@ -345,8 +388,6 @@ def _decode_bytes(data: bytes, limits: ImageLimits) -> LoadedImage:
                 f"{limits.max_decode_pixels // 1_000_000} megapixels)"
             )
         h, w = img.shape[:2]
-        if fmt is None:
-            fmt = "image"
 
     img = normalize_to_bgr8(img)
     img = apply_orientation(img, orientation)

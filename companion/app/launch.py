@@ -159,8 +159,69 @@ def serve_web(host: str, port: int) -> int:
     for url in addresses:
         print(f"  {url}")
     print("Press Ctrl+C to stop.", flush=True)
-    ft.run(view=ft.AppView.WEB_BROWSER, host=host, port=port, **web_app_options())
+    return run_server(web_asgi_app(), host, port)
+
+
+def server_config(app, host: str, port: int):
+    """uvicorn's settings for ``--web``: Flet's websocket implementation, no forwarded-for
+    header trusted from anyone (the gate decides from the socket's address; README), a frame
+    cap, and a shutdown that does not wait for clients longer than a few seconds."""
+    import uvicorn
+
+    from companion.app.common import serve_guard
+
+    return uvicorn.Config(
+        app, host=host, port=port, ws="websockets-sansio", log_level="warning",
+        proxy_headers=False, forwarded_allow_ips="",
+        ws_max_size=serve_guard.LIMITS.frame_max, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=3, timeout_keep_alive=5, limit_concurrency=4096,
+    )
+
+
+def run_server(app, host: str, port: int) -> int:
+    """Serve ``app`` until SIGINT or SIGTERM (uvicorn handles both), then flush and close every
+    open game and exit, whatever clients did (docs/app.md, "What the server bounds")."""
+    import threading
+    import time
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            super().handle_exit(sig, frame)
+            # uvicorn raises the signal again once it has shut down, which would kill the
+            # process before the open games are closed: the stop is ours (a second Ctrl+C
+            # still forces uvicorn's exit)
+            self._captured_signals.clear()
+
+    server = Server(server_config(app, host, port))
+    try:
+        server.run()
+    finally:
+        close_open_games()
+    # a worker thread of a page still running (a read of a photo): give it a moment, then go
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline and any(
+            t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.current_thread()):
+        time.sleep(0.1)
+    print("Encyclopedia Companion stopped; open games were saved and closed.", flush=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.current_thread()):
+        os._exit(0)  # every confirmed step is on disk already (the store commits before "done")
     return 0
+
+
+def close_open_games() -> None:
+    """Close every game the server holds open (its file flushed and closed)."""
+    try:
+        from companion.app.game.holder import live_games
+    except ImportError:  # the game screens are not installed
+        return
+    try:
+        live_games().close_all()
+    except Exception as exc:  # noqa: BLE001 - stopping anyway; say so
+        print(f"encyclopedia: closing the open games failed: {exc}", file=sys.stderr)
 
 
 def web_app_options() -> dict:
@@ -178,6 +239,9 @@ def web_asgi_app():
     in its own process (tests/app/test_ws_gate.py)."""
     import flet as ft
 
+    from companion.app.common import serve_guard
+
+    serve_guard.install()  # Flet's connection handler with its bounds (issue 40)
     return ft.run(export_asgi_app=True, **web_app_options())
 
 

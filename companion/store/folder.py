@@ -18,11 +18,11 @@ from companion.store.errors import (
     StoreError,
 )
 from companion.store.export import parse_export, read_export, write_export
-from companion.store.integrity import _check_header, _fold
+from companion.store.integrity import CHAIN_START, _check_header, _fold, check_chain, row_sum
 from companion.store.log import GameLog
 from companion.store.records import BadSave, GameInfo, GameListing, LogEntry
 from companion.store.schema import (
-    _GAME_ID_RE, _KINDS, _SCHEMA_STATEMENTS, _TMP_PREFIX, APPLICATION_ID, EXPORT_FORMAT, GAME_SUFFIX,
+    _GAME_ID_RE, _KINDS, _SCHEMA_STATEMENTS, _SUMS_STATEMENTS, _TMP_PREFIX, APPLICATION_ID, EXPORT_FORMAT, GAME_SUFFIX,
     SCHEMA_VERSION, _set_pragmas,
 )
 
@@ -123,13 +123,18 @@ class GameStore:
             conn.execute("PRAGMA synchronous = OFF")
             conn.execute("PRAGMA journal_mode = DELETE")
             conn.execute("BEGIN IMMEDIATE")
-            for statement in _SCHEMA_STATEMENTS:
+            for statement in _SCHEMA_STATEMENTS + _SUMS_STATEMENTS:
                 conn.execute(statement)
             full_meta = {"title": "", **meta, "format": EXPORT_FORMAT, "schema": SCHEMA_VERSION,
                          "created": created or stamp, "updated": stamp}
             GameLog._write_meta(conn, full_meta)
-            conn.executemany("INSERT INTO log (seq, kind, action, ref, at) VALUES (?, 'do', ?, NULL, ?)",
-                             [(i + 1, _dumps(a), stamp) for i, a in enumerate(actions)])
+            rows = [(i + 1, "do", _dumps(a), None, stamp) for i, a in enumerate(actions)]
+            conn.executemany("INSERT INTO log (seq, kind, action, ref, at) VALUES (?, ?, ?, ?, ?)", rows)
+            link, sums = CHAIN_START, []
+            for row in rows:
+                link = row_sum(link, *row)
+                sums.append((row[0], link))
+            conn.executemany("INSERT INTO sums (seq, sum) VALUES (?, ?)", sums)
             conn.execute("COMMIT")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() != "wal":
@@ -260,7 +265,8 @@ class GameStore:
             if meta.get("format") != EXPORT_FORMAT:
                 raise corrupt(f"its format is {meta.get('format')!r}, expected {EXPORT_FORMAT!r}")
             entries: list[LogEntry] = []
-            for seq, kind, action, ref, at in conn.execute("SELECT seq, kind, action, ref, at FROM log ORDER BY seq"):
+            rows = conn.execute("SELECT seq, kind, action, ref, at FROM log ORDER BY seq").fetchall()
+            for seq, kind, action, ref, at in rows:
                 if kind not in _KINDS:
                     raise corrupt(f"log entry {seq} has an unknown kind {kind!r}")
                 parsed = None
@@ -272,6 +278,11 @@ class GameStore:
                         raise corrupt(f"log entry {seq} is not a readable action ({e})") from None
                 entries.append(LogEntry(seq, kind, parsed, ref, at))
             _fold(entries, path, game_id)  # undo/redo entries consistent
+            # schema 2: the hash chain seals every row, undone ones included (schema 1: none yet)
+            if "sums" in tables:
+                check_chain(rows, dict(conn.execute("SELECT seq, sum FROM sums")), corrupt)
+            elif schema >= 2:
+                raise corrupt("its checksums are missing")
         except sqlite3.DatabaseError as e:
             raise corrupt(str(e)) from e
         return entries, meta

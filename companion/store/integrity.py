@@ -4,6 +4,7 @@ folded into the current action list (a broken fold is a damaged save)."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Sequence
 
@@ -50,6 +51,35 @@ def _check_header(path: Path, game_id: str) -> None:
             f"the save {path.name} was written by a newer version of the companion (save format "
             f"{schema}, this version reads up to {SCHEMA_VERSION}); update the app to open it",
             path=path, game_id=game_id)
+
+
+#: the link before the first row of a game's hash chain
+CHAIN_START = "encyclopedia-companion-log"
+
+
+def row_sum(previous: str, seq: int, kind: str, action_text: str | None, ref: int | None, at: str) -> str:
+    """The hash chain's link for one log row: sha-256 of the previous link and every column of
+    the row as stored (the action as its canonical JSON text). A changed bit anywhere in a row,
+    a row moved, removed or put in another file breaks it from that row on."""
+    text = "\x1f".join((previous, str(seq), kind, action_text or "", "" if ref is None else str(ref), at))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_chain(rows, sums: dict[int, str], corrupt) -> str:
+    """Check the log ``rows`` (seq, kind, action text, ref, at) against their ``sums``; raise
+    ``corrupt(why)`` at the first row that does not match. Returns the last link."""
+    link = CHAIN_START
+    for seq, kind, action, ref, at in rows:
+        link = row_sum(link, seq, kind, action, ref, at)
+        stored = sums.get(seq)
+        if stored is None:
+            raise corrupt(f"log entry {seq} has no checksum")
+        if stored != link:
+            raise corrupt(f"log entry {seq} does not match its checksum (changed outside the app or damaged)")
+    extra = sorted(set(sums) - {r[0] for r in rows})
+    if extra:
+        raise corrupt(f"log entries {extra[0]}... are missing (their checksums are there)")
+    return link
 
 
 def _fold(entries: Sequence[LogEntry], path: Path | None = None, game_id: str | None = None

@@ -12,10 +12,10 @@ from companion.store.checks import _check_meta, _dumps, _now, check_action_dict
 from companion.store.errors import (
     ConcurrentWriteError, NothingToRedoError, NothingToUndoError, SaveWriteError, StoreError,
 )
-from companion.store.integrity import _fold
+from companion.store.integrity import CHAIN_START, _fold, row_sum
 from companion.store.locks import _held
 from companion.store.records import LogEntry
-from companion.store.schema import EXPORT_FORMAT, EXPORT_SCHEMA
+from companion.store.schema import _SUMS_STATEMENTS, EXPORT_FORMAT, EXPORT_SCHEMA
 
 
 class GameLog:
@@ -31,6 +31,14 @@ class GameLog:
         self._by_seq = {e.seq: e for e in entries}
         self._meta = meta
         self._active, self._redo = _fold(entries, path, game_id)
+        # the hash chain (schema 2; the store checked it when it opened the file): its last link,
+        # and whether this is a schema-1 file, which gets its chain with its next write
+        self._link = CHAIN_START
+        for e in entries:
+            self._link = row_sum(self._link, e.seq, e.kind, _dumps(e.action) if e.action is not None else None,
+                                 e.ref, e.at)
+        self._unsealed = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sums'"
+                                      ).fetchone() is None
         _held(path, +1)
 
     # -- reading ------------------------------------------------------------------------------
@@ -188,14 +196,26 @@ class GameLog:
                     f"the game {self.title or self.game_id!r} was changed by another window or program "
                     f"(its log has {last} entries, this window knows {self.head}); reopen it",
                     path=self.path, game_id=self.game_id)
+            if self._unsealed:  # a schema-1 file: its rows get their links first (migration)
+                for statement in _SUMS_STATEMENTS:
+                    conn.execute(statement)
+                link, sums = CHAIN_START, []
+                for e in self._entries:
+                    link = row_sum(link, e.seq, e.kind, _dumps(e.action) if e.action is not None else None,
+                                   e.ref, e.at)
+                    sums.append((e.seq, link))
+                conn.executemany("INSERT INTO sums (seq, sum) VALUES (?, ?)", sums)
+            link = row_sum(self._link, seq, kind, action_text, ref, stamp)
             conn.execute("INSERT INTO log (seq, kind, action, ref, at) VALUES (?, ?, ?, ?, ?)",
                          (seq, kind, action_text, ref, stamp))
+            conn.execute("INSERT INTO sums (seq, sum) VALUES (?, ?)", (seq, link))
             self._write_meta(conn, {**meta, "updated": stamp})
             conn.execute("COMMIT")
         except sqlite3.Error as e:
             self._rollback(conn)
             raise SaveWriteError(f"could not save to {self.path.name}: {e}; the last step was not "
                                  "recorded", path=self.path, game_id=self.game_id) from e
+        self._link, self._unsealed = link, False
         entry = LogEntry(seq, kind, json.loads(action_text) if action_text is not None else None, ref, stamp)
         self._entries.append(entry)
         self._by_seq[seq] = entry

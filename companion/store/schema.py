@@ -10,7 +10,9 @@ import sqlite3
 
 APPLICATION_ID = int.from_bytes(b"EncC", "big")
 #: ``PRAGMA user_version`` of the files this code writes; files with a higher number are refused.
-SCHEMA_VERSION = 1
+#: 2: every log row has a link of a hash chain in ``sums`` (issue 40); 1: no ``sums`` (still read,
+#: given one on its next write)
+SCHEMA_VERSION = 2
 #: ``meta.format`` of a game file and ``"format"`` of an exported game.
 EXPORT_FORMAT = "encyclopedia-companion-game"
 #: ``"schema"`` of the exported JSON this code writes and the highest it reads.
@@ -45,6 +47,19 @@ BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
     """CREATE TRIGGER log_no_delete BEFORE DELETE ON log
 BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
     f"PRAGMA application_id = {APPLICATION_ID}",
+)
+
+#: the hash chain over the log (schema 2): ``sums.sum`` of row ``seq`` is
+#: ``integrity.row_sum(sum of seq - 1, the row)``; added to a schema-1 file on its next write
+_SUMS_STATEMENTS = (
+    """CREATE TABLE sums (
+    seq INTEGER PRIMARY KEY,         -- the log row it seals
+    sum TEXT NOT NULL                -- sha-256 (hex) of the previous sum and the row
+)""",
+    """CREATE TRIGGER sums_no_update BEFORE UPDATE ON sums
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+    """CREATE TRIGGER sums_no_delete BEFORE DELETE ON sums
+BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 

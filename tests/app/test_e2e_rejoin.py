@@ -337,7 +337,7 @@ def test_a_phone_rejoins_with_its_remembered_code_and_still_passes_the_gate(tmp_
             box = webapp.shown(table.page, SLOT.format(slot=1)).bounding_box()
             assert box is not None and box["y"] < 3000, box  # laid out (the grey box put it at y ~ 100000)
             code = table.wait(lambda: next((m.group(1) for t in table.texts()
-                                            if (m := re.search(r"enter the join code (\d{6})", t))), None),
+                                            if (m := re.search(r"enter the join code (\d{8})", t))), None),
                               "the join code on the table's screen")
             # the phone opens the game's address (as a copied link): the gate asks for the code
             phone = Tab(webapp.open_app(ctx, f"http://127.0.0.1:{other.port}/game/{gid}", 390, 844,
@@ -362,7 +362,7 @@ def test_a_phone_rejoins_with_its_remembered_code_and_still_passes_the_gate(tmp_
             phone = Tab(webapp.open_app(ctx, address, 390, 844, timeout_ms=TIMEOUT_MS), data)
             phone.wait(lambda: phone.shows(SLOT.format(slot=1)), "the game in a new tab on its address")
             # a remembered code that is wrong is refused by the server and forgotten: the form
-            wrong = str((int(code) + 1) % 10**6).zfill(6)
+            wrong = str((int(code) + 1) % 10**8).zfill(8)
             phone.page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))", [key, wrong])
             reopen(phone, clear_session=True)
             phone.wait(lambda: phone.shows(ASK), "the join form for a wrong remembered code")

@@ -165,7 +165,7 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
             panel = " ".join(t for t in table.evaluate(
                 "() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>"
                 " (e.getAttribute('aria-label') || '') + ' ' + (e.textContent || ''))"))
-            code = re.search(r"enter the join code (\d{6})", panel).group(1)
+            code = re.search(r"enter the join code (\d{8})", panel).group(1)
             phone = webapp.open_app(ctx, f"http://{lan}:{port}/", 390, 844)
             webapp.button(phone, "Resume a game").click()
             # a phone's list: the game open at the table, without its title or seats (docs/app.md)
@@ -182,7 +182,7 @@ def test_a_page_from_another_address_needs_the_join_code(tmp_path):
                 "() => Array.from(document.querySelectorAll('flt-semantics')).map(e =>"
                 " (e.getAttribute('aria-label') || '') + ' ' + (e.textContent || ''))"))
             assert "Slot 1 of 6" not in seen and "Ana" not in seen and code not in seen
-            wrong = str((int(code) + 1) % 10**6).zfill(6)
+            wrong = str((int(code) + 1) % 10**8).zfill(8)
             webapp.type_into(phone, webapp.textbox(phone, "Join code"), wrong)
             webapp.button(phone, "Join").click()
             wait_shown(phone, "That is not this game's join code.")

@@ -196,3 +196,71 @@ def test_bad_board_override_is_one_line(tmp_path, monkeypatch):
     finally:
         default_board.cache_clear()
     assert rc == 2 and len(err.splitlines()) == 1 and "rounds" in err
+
+
+# -- issue 40: depth, size and value limits with a clear message --------------------------------
+
+
+def _sheet(**counts) -> dict:
+    return {"players": [{"name": "Ana", "kind": "human", **counts}]}
+
+
+def test_a_deeply_nested_sheet_is_refused_with_a_clear_message(tmp_path):
+    from companion.scorepad import MAX_SHEET_DEPTH, SheetError, read_sheet
+
+    p = tmp_path / "deep.json"
+    p.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(SheetError, match="nested too deeply"):
+        read_sheet(str(p))
+    # the boundary: MAX_SHEET_DEPTH levels are read (and then refused as a sheet for what they are)
+    p.write_text("[" * MAX_SHEET_DEPTH + "]" * MAX_SHEET_DEPTH)
+    with pytest.raises(SheetError, match="expected a JSON object"):
+        read_sheet(str(p))
+    p.write_text("[" * (MAX_SHEET_DEPTH + 1) + "]" * (MAX_SHEET_DEPTH + 1))
+    with pytest.raises(SheetError, match="nested too deeply"):
+        read_sheet(str(p))
+    # brackets inside strings do not count
+    p.write_text(json.dumps({"players": [{"name": "[" * 500, "kind": "human"}]}))
+    read_sheet(str(p))
+
+
+def test_the_command_line_says_so_instead_of_an_internal_error(tmp_path, capsys):
+    from companion.scorepad import main
+
+    p = tmp_path / "deep.json"
+    p.write_text("{\"players\": " + "[" * 100_000 + "]" * 100_000 + "}")
+    assert main([str(p)]) != 0
+    err = capsys.readouterr().err
+    assert "nested too deeply" in err and "internal error" not in err and "RecursionError" not in err
+
+
+def test_a_huge_sheet_is_refused_before_it_is_read(tmp_path):
+    from companion.scorepad import MAX_SHEET_BYTES, SheetError, read_sheet
+
+    p = tmp_path / "big.json"
+    p.write_text(json.dumps(_sheet()) + " " * MAX_SHEET_BYTES)
+    with pytest.raises(SheetError, match="too large for a score sheet"):
+        read_sheet(str(p))
+    p.write_text(json.dumps(_sheet()) + " " * (MAX_SHEET_BYTES - len(json.dumps(_sheet()))))
+    read_sheet(str(p))  # exactly the limit: read
+
+
+@pytest.mark.parametrize("counts,where", [
+    ({"vp": 10**30}, "vp"),
+    ({"vp": 1e30}, "vp"),
+    ({"coins": 10_000}, "coins"),
+    ({"cubes": {"mammal": 10**9}}, "cubes.mammal"),
+])
+def test_counts_beyond_any_game_are_refused(counts, where):
+    from companion.scorepad import MAX_COUNT, SheetError, parse_sheet
+
+    assert MAX_COUNT == 9_999
+    with pytest.raises(SheetError, match="more than a game can reach") as info:
+        parse_sheet(_sheet(**counts))
+    assert info.value.where.endswith(where)
+
+
+def test_the_largest_count_is_accepted():
+    from companion.scorepad import MAX_COUNT, parse_sheet
+
+    parse_sheet(_sheet(vp=MAX_COUNT, cubes={"mammal": MAX_COUNT}))

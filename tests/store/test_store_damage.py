@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from companion.store import (
+    SCHEMA_VERSION,
     CorruptSaveError,
     ForeignFileError,
     GameStore,
@@ -68,7 +69,7 @@ def newer_save(store: GameStore) -> bytes:
     gid = make_game(store, "from the future")
     path = store.path_of(gid)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 2")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()  # checkpoints: the header in the main file now says 2
     data = path.read_bytes()

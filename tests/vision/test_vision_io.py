@@ -264,3 +264,172 @@ def test_heic_photo_gets_an_actionable_error() -> None:
     data = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 200
     with pytest.raises(ImageLoadError, match="HEIC/HEIF photo.*JPEG"):
         load_image(data)
+
+
+# -- issue 40: nothing is decoded before its size is known; the limits bite ----------------------
+
+
+def deflate_tiff_bomb(width: int = 20000, height: int = 20000) -> bytes:
+    """A valid deflate TIFF of ``width`` x ``height`` grey pixels, a few kB on disk: one strip
+    per row, every strip pointing at the same compressed row of zeros."""
+    import zlib
+
+    row = zlib.compress(b"\x00" * width, 9)
+    n = height
+    entries = []  # (tag, type, count, value-or-offset)
+    header_len = 8
+    # layout: header | IFD | StripOffsets array | StripByteCounts array | the one compressed row
+    n_entries = 9
+    ifd_len = 2 + 12 * n_entries + 4
+    offsets_at = header_len + ifd_len
+    counts_at = offsets_at + 4 * n
+    row_at = counts_at + 4 * n
+    entries = [
+        (256, 4, 1, width),        # ImageWidth
+        (257, 4, 1, height),       # ImageLength
+        (258, 3, 1, 8),            # BitsPerSample
+        (259, 3, 1, 8),            # Compression: deflate
+        (262, 3, 1, 1),            # Photometric: black is zero
+        (273, 4, n, offsets_at),   # StripOffsets
+        (277, 3, 1, 1),            # SamplesPerPixel
+        (278, 4, 1, 1),            # RowsPerStrip
+        (279, 4, n, counts_at),    # StripByteCounts
+    ]
+    out = bytearray(b"II*\x00" + struct.pack("<I", header_len))
+    out += struct.pack("<H", n_entries)
+    for tag, typ, count, value in entries:
+        if typ == 3 and count == 1:
+            out += struct.pack("<HHIHH", tag, typ, count, value, 0)
+        else:
+            out += struct.pack("<HHII", tag, typ, count, value)
+    out += struct.pack("<I", 0)
+    out += struct.pack("<I", row_at) * n
+    out += struct.pack("<I", len(row)) * n
+    out += row
+    return bytes(out)
+
+
+def test_deflate_tiff_bomb_is_refused_without_decoding(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bomb = deflate_tiff_bomb()
+    assert len(bomb) < 400_000  # small on disk, 400 megapixels inside
+    p = tmp_path / "bomb.tif"
+    p.write_bytes(bomb)
+    # in a fresh process, so its peak memory is the load's own (a decode would need > 400 MB)
+    code = (
+        "import resource, sys\n"
+        "from vision.io import ImageLoadError, load_image\n"
+        "data = open(sys.argv[1], 'rb').read()\n"
+        "print('BASE_MB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+        "try:\n"
+        "    load_image(data)\n"
+        "    print('LOADED')\n"
+        "except ImageLoadError as exc:\n"
+        "    print('REFUSED', exc.reason)\n"
+        "print('PEAK_MB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=repo)
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(" ", 1) for line in out.stdout.strip().splitlines())
+    assert "TIFF images are not accepted" in lines.get("REFUSED", ""), out.stdout
+    # the load itself adds nearly nothing (a decode of 400 megapixels adds at least 400 MB)
+    assert int(lines["PEAK_MB"]) - int(lines["BASE_MB"]) < 50, out.stdout
+
+
+def test_formats_without_a_header_size_are_refused_before_decoding() -> None:
+    img = marked()
+    ok, buf = cv2.imencode(".tiff", img)
+    assert ok
+    with pytest.raises(ImageLoadError, match="TIFF images are not accepted"):
+        load_image(buf.tobytes())
+    ok, buf = cv2.imencode(".ppm", img)
+    assert ok
+    with pytest.raises(ImageLoadError, match="unrecognised file format"):
+        load_image(buf.tobytes())
+    # a PNG cut before its IHDR: no size, no decode
+    with pytest.raises(ImageLoadError, match="no image size"):
+        load_image(png(img)[:12])
+
+
+def test_bytes_size_limit_of_the_phone_upload_path() -> None:
+    data = png(marked())
+    limits = ImageLimits(max_file_bytes=len(data) - 1)
+    with pytest.raises(ImageLoadError, match="image data too large"):
+        load_image(data, limits)
+    assert load_image(data, ImageLimits(max_file_bytes=len(data))).image.shape == (30, 50, 3)
+    assert load_image(bytearray(data), ImageLimits(max_file_bytes=len(data))).format == "png"
+    with pytest.raises(ImageLoadError, match="image data too large"):
+        load_image(memoryview(data), limits)
+
+
+def test_jpeg_one_eighth_scale_limit_and_its_boundary() -> None:
+    data = jpeg(np.full((800, 800, 3), 90, np.uint8))
+    # 800 x 800 / 64 = 10000 pixels at 1/8 scale: exactly the limit is decoded, at 1/8 scale
+    loaded = load_image(data, ImageLimits(max_decode_pixels=10_000))
+    assert loaded.image.shape == (100, 100, 3)
+    assert loaded.original_size == (800, 800)
+    with pytest.raises(ImageLoadError, match="even at 1/8 scale"):
+        load_image(data, ImageLimits(max_decode_pixels=9_999))
+
+
+def test_decodes_are_bounded_in_number(monkeypatch) -> None:
+    import threading
+
+    import vision.io as vio
+
+    gate = threading.Event()
+    running = []
+    peak = []
+    lock = threading.Lock()
+    real = cv2.imdecode
+
+    def slow_imdecode(buf, flags):
+        with lock:
+            running.append(1)
+            peak.append(len(running))
+        gate.wait(5)
+        try:
+            return real(buf, flags)
+        finally:
+            with lock:
+                running.pop()
+
+    monkeypatch.setattr(vio.cv2, "imdecode", slow_imdecode)
+    data = png(marked())
+    errors = []
+
+    def one():
+        try:
+            load_image(data)
+        except Exception as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=one) for _ in range(6)]
+    for t in threads:
+        t.start()
+    import time
+
+    time.sleep(0.5)
+    assert max(peak) == vio.DECODE_SLOTS
+    gate.set()
+    for t in threads:
+        t.join(10)
+    assert not errors and max(peak) == vio.DECODE_SLOTS
+
+
+def test_a_decode_that_waits_too_long_for_a_slot_is_refused(monkeypatch) -> None:
+    import threading
+
+    import vision.io as vio
+
+    monkeypatch.setattr(vio, "DECODE_WAIT_S", 0.1)
+    sem = threading.BoundedSemaphore(1)
+    sem.acquire()
+    monkeypatch.setattr(vio, "_DECODE_SEMAPHORE", sem)
+    with pytest.raises(ImageLoadError, match="too many images"):
+        load_image(png(marked()))

@@ -10,6 +10,9 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="torch is the optional 'train' extra")
 pytest.importorskip("onnx", reason="onnx is the optional 'train' extra")
+# the exporter (visionlab/train/export.py: torch.onnx.export(dynamo=True)) needs onnxscript;
+# without it the export tests failed deep inside torch instead of saying what is missing
+pytest.importorskip("onnxscript", reason="onnxscript is the optional 'train' extra")
 
 from vision.model import DEFAULT_MODEL_DIR  # noqa: E402
 from vision.runtime import create_runtime  # noqa: E402

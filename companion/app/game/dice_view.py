@@ -88,7 +88,13 @@ class DicePanel:
             self.vm.error = self.gt("g.dice.no_data")
             self.redraw()
             return
-        self.run(step.read_photo, source)
+        # decoding a photo takes a while: in a worker, never in the event loop every phone's page
+        # shares (``vision.io`` bounds how many decode at once)
+        run_thread = getattr(getattr(self.shell, "page", None), "run_thread", None)
+        if run_thread is None:  # no Flet page (tests): here
+            self.run(step.read_photo, source)
+        else:
+            run_thread(self.run, step.read_photo, source)
 
     def draw_place_dice(self, step) -> list[ft.Control]:
         gt = self.gt

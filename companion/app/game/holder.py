@@ -128,7 +128,7 @@ def join_game(ctl, code: str) -> str | None:
     shared = live_games().get(gid, session_store()) if gid else None
     if shared is None or shared.closed:
         return "g.join.not_open"
-    why = shared.try_code(code)
+    why = shared.try_code(code, getattr(ctl, "client_address", None))
     if why is not None:
         return why
     h = holder(ctl)

@@ -267,10 +267,13 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
             code = await prefs.get(key)
             if not isinstance(code, str) or not code or ctl.game_id != gid or gid in holder(ctl).admitted:
                 return
-            if join_game(ctl, code) is None:
+            why = join_game(ctl, code)
+            if why is None:
                 shell.page.run_thread(shell.render)
-            else:
+            elif why == "g.join.wrong":  # only a code the game refused is forgotten
                 await prefs.remove(key)
+            else:  # too many tries from this address or game not open: kept, tried on the next page
+                holder(ctl).tried_remembered.discard(gid)
 
         try:
             shell.page.run_task(rejoin)

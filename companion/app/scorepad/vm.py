@@ -27,7 +27,7 @@ from companion.content.board import default_board
 from companion.content.experts import EXPERTS, expert_by_name
 from companion.content.paths import user_data_dir
 from companion.content.vocab import CATEGORIES, CONTINENTS, ContentError
-from companion.scorepad import SheetError, parse_sheet, result_json, score_sheet
+from companion.scorepad import MAX_COUNT, SheetError, parse_sheet, result_json, score_sheet
 from companion.scoring import AUTOMA_SCORING_CARDS, ScoreInputError
 
 HUMAN_COUNTS = ("vp", "seals", "coins", "tokens", "reputation", "sepultus")
@@ -131,7 +131,7 @@ class ScorePad:
         """``what``: a count (``vp``, ``coins``...) or a table (``cubes``/``published``/``animals``
         with ``key`` = category / continent). Negative or non-whole values are refused."""
         seat = self._seat(i)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > MAX_COUNT:
             raise PadError(self.tr("pad.bad_count", value=value))
         if key is None:
             allowed = HUMAN_COUNTS if seat.kind == "human" else AUTOMA_COUNTS
@@ -247,12 +247,16 @@ class ScorePad:
 
     def load_sheet_bytes(self, data: bytes, source: str) -> None:
         """Load a score sheet file's bytes; ``PadError("<file>: <where>: <problem>")`` if it is bad."""
+        from companion.scorepad import MAX_SHEET_BYTES, loads_sheet
+
+        if len(data) > MAX_SHEET_BYTES:
+            raise PadError(f"{source}: too large for a score sheet ({len(data)} bytes; the limit is {MAX_SHEET_BYTES})")
         try:
-            doc = json.loads(data.decode("utf-8-sig"))
+            doc = loads_sheet(data.decode("utf-8-sig"))
         except UnicodeDecodeError:
             raise PadError(f"{source}: not a UTF-8 text file") from None
-        except json.JSONDecodeError as exc:
-            raise PadError(f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        except SheetError as exc:
+            raise PadError(f"{source}: {exc}") from None
         try:
             self.load_sheet(doc)
         except (SheetError, ScoreInputError, ContentError) as exc:

@@ -28,6 +28,13 @@ class ToolError(ValueError):
     """A tool action that cannot be done; the message says why (nothing was changed)."""
 
 
+def _table_only(table: bool) -> None:
+    if not table:
+        from companion.app.settings.vm import TABLE_ONLY
+
+        raise ToolError(TABLE_ONLY)
+
+
 # -- animal catalogue ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class CatalogueSummary:
@@ -37,6 +44,11 @@ class CatalogueSummary:
 
 
 class CatalogueTools:
+    """The animal catalogue's import and export; ``table=False`` (a phone's page) refuses both."""
+
+    def __init__(self, table: bool = True):
+        self.table = table
+
     def summary(self) -> CatalogueSummary:
         try:
             cat = Catalogue.load()
@@ -45,6 +57,7 @@ class CatalogueTools:
         return CatalogueSummary(len(cat.animals), len(cat.sepultus), None)
 
     def export_bytes(self) -> bytes:
+        _table_only(self.table)
         try:
             cat = Catalogue.load()
         except CatalogueError as exc:
@@ -57,6 +70,7 @@ class CatalogueTools:
 
     def import_bytes(self, data: bytes, source: str, on_conflict: str = "error") -> MergeReport:
         """Merge a shared catalogue file (its bytes) into the local one and save it."""
+        _table_only(self.table)
         if on_conflict not in ("error", "keep", "replace"):
             raise ToolError(f"unknown choice {on_conflict!r} for cards that differ")
         try:
@@ -95,7 +109,8 @@ def _default_reader():
 class CalibrationTools:
     """``reader_factory`` builds a ``vision.reader.DiceReader`` (tests pass one with a fake model)."""
 
-    def __init__(self, reader_factory: Callable[[], object] | None = None, path=None):
+    def __init__(self, reader_factory: Callable[[], object] | None = None, path=None, table: bool = True):
+        self.table = table  # False: a phone's page, which may not calibrate or forget
         self._factory = reader_factory or _default_reader
         self._reader = None
         self._path = path
@@ -131,6 +146,7 @@ class CalibrationTools:
         """Read the photo, learn the colours, merge with the saved calibration and save it."""
         from vision.calibration import Calibration, CalibrationError, samples_from_dice
 
+        _table_only(self.table)
         result = self._get_reader().read(image)
         if result.error:
             raise ToolError(result.error)
@@ -145,6 +161,7 @@ class CalibrationTools:
 
     def clear(self) -> bool:
         """Forget the calibration; ``True`` when there was one."""
+        _table_only(self.table)
         from pathlib import Path
 
         p = Path(self.path)

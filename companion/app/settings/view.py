@@ -9,7 +9,7 @@ from companion.app.common.i18n import LANGUAGE_NAMES, LANGUAGES
 from companion.app.common.prefs import THEMES
 from companion.app.common.widgets import Screen, note, section
 from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ToolError
-from companion.app.settings.vm import MAX_CELL, BoxConstantsForm, cell_label
+from companion.app.settings.vm import MAX_CELL, BoxConstantsForm, SettingsAccess, cell_label
 
 
 class SettingsScreen(Screen):
@@ -28,19 +28,21 @@ class SettingsScreen(Screen):
             selected=[ctl.prefs.theme],
             on_change=lambda e: ctl.set_theme(e.control.selected[0]),
         )
+        access = SettingsAccess.of(ctl)
         parts = [
             section(tr("settings.language"), [lang]),
             section(tr("settings.theme"), [theme]),
-            self._box_section(),
-            self._calibration_section(),
-            self._catalogue_section(),
         ]
+        if access.table:
+            parts += [self._box_section(), self._calibration_section(), self._catalogue_section()]
+        else:  # a phone: its page's language and theme only (docs/app.md, issue 40)
+            parts.append(note(tr("settings.table_only")))
         return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # -- "check your box" -----------------------------------------------------------------
     def _box_section(self) -> ft.Control:
         tr = self.tr
-        form: BoxConstantsForm = self.ctl.screen_state("settings.box", BoxConstantsForm)
+        form: BoxConstantsForm = self.ctl.screen_state("settings.box", BoxConstantsForm)  # the table's page only
         status = note("")
         cells: dict[tuple, ft.TextField] = {}
         groups: dict[str, ft.Text] = {}
@@ -130,19 +132,28 @@ class SettingsScreen(Screen):
 
         picker = self.shell.file_picker("calibration")
 
-        def picked(e):
-            files = [f for f in (e.files or []) if f.bytes]
-            if not files:
-                return
-            status_text.value, status_text.color = tr("settings.calibration_reading"), None
+        def calibrate(data: bytes):
             try:
-                tools.calibrate(files[0].bytes)
+                tools.calibrate(data)
             except ToolError as exc:
                 self.shell.toast(tr("settings.calibration_failed", error=str(exc)), error=True)
             else:
                 self.shell.toast(tr("settings.calibration_saved"))
             show_status()
             self.shell.update()  # a picker event updates the picker, not the page
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes]
+            if not files:
+                return
+            status_text.value, status_text.color = tr("settings.calibration_reading"), None
+            # the photo is decoded and read in a worker, not in the event loop all pages share
+            run_thread = getattr(getattr(self.shell, "page", None), "run_thread", None)
+            if run_thread is None:
+                calibrate(files[0].bytes)
+            else:
+                self.shell.update()
+                run_thread(calibrate, files[0].bytes)
 
         picker.on_result = picked
 

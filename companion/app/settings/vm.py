@@ -12,6 +12,13 @@ The screen shows each constant as a form, not as JSON (issue 41, item 12): its n
 (``cell_label``: "Seat 2", "Space 4: coins", "Type III"...); ``set_cell`` puts a typed number in
 its place (anything but a whole number 0..999 is refused on that field and changes nothing).
 What a slot or a bonus space gives (its kind) stays as in the box: only the numbers change.
+
+The table's settings are the table's (issue 40): ``SettingsAccess.of(ctl)`` says what a page is
+offered. A phone (a page of another device, ``common.gate.is_phone``) gets its own page's
+language and theme only; the box constants, the dice calibration, the animal catalogue (import
+and export) and every server path are the serving machine's own page's (docs/app.md). The
+view-models refuse for a phone too (``table=False``), so a screen that forgot to ask changes
+nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +31,35 @@ from pathlib import Path
 
 from companion.content import board as board_mod
 from companion.content.paths import user_file
+
+
+#: what a phone is told when it reaches a table-only setting (it never sees the control)
+TABLE_ONLY = "only the table's screen (the machine that serves the app) can change this"
+
+#: the sections of the Settings screen, in order; a phone gets the first two (its page's own)
+PAGE_SECTIONS = ("language", "theme")
+TABLE_SECTIONS = ("box", "calibration", "catalogue")
+
+
+@dataclass(frozen=True)
+class SettingsAccess:
+    """What one page may see and change in Settings (module doc)."""
+
+    table: bool
+
+    @classmethod
+    def of(cls, ctl) -> "SettingsAccess":
+        """The table's screen unless the shell marked the page a phone (``remote_client``)."""
+        return cls(table=not bool(getattr(ctl, "remote_client", False)))
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        return PAGE_SECTIONS + (TABLE_SECTIONS if self.table else ())
+
+    @property
+    def saves_prefs(self) -> bool:
+        """A phone's language and theme are its page's; only the table's are written to disk."""
+        return self.table
 
 
 @dataclass
@@ -99,7 +135,8 @@ def cell_label(tr, key: str, path: tuple) -> str:
 
 
 class BoxConstantsForm:
-    def __init__(self, override_path: Path | None = None):
+    def __init__(self, override_path: Path | None = None, table: bool = True):
+        self.table = table
         self.override_path = override_path or user_file(board_mod.OVERRIDE_FILE_NAME)
         self.message: str | None = None
         self.error: str | None = None
@@ -198,6 +235,9 @@ class BoxConstantsForm:
         self.error = self.message = None
         for f in self.fields.values():
             f.error = None
+        if not self.table:
+            self.error = TABLE_ONLY
+            return False
         tmp = None
         try:
             data = self.override()

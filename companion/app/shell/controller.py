@@ -86,6 +86,11 @@ class AppController:
         self._persist()
         self._notify("theme")
 
+    def keep_prefs_on_page(self) -> None:
+        """Language and theme change this page only and are never written (a phone's page:
+        the preferences file is the table's, docs/app.md)."""
+        self._save = False
+
     def _persist(self) -> None:
         if self._save:
             save_prefs(self.prefs)

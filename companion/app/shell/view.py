@@ -18,7 +18,7 @@ from pathlib import Path
 import flet as ft
 
 from companion.app.common import flet_events, layout
-from companion.app.common.gate import is_phone
+from companion.app.common.gate import is_phone, noted_address
 from companion.app.common.widgets import icon_button, sentence
 from companion.app.shell.controller import AppController
 from companion.app.shell.screens import ON_PAGE_CLOSE, SCREENS
@@ -75,27 +75,35 @@ class Shell:
         self.ctl.web = bool(page.web)
         # (common.gate: from the address the server saw, not from what the browser says)
         self.ctl.remote_client = is_phone(page)
+        # the address the join-code limits count wrong codes by (the server's word, not the page's)
+        self.ctl.client_address = noted_address(page) or ""
+        if self.ctl.remote_client:  # the preferences file is the table's: a phone's stay on its page
+            self.ctl.keep_prefs_on_page()
         # file pickers are page services (constructing one inside main or an event handler
         # registers it); one per purpose, so each screen sets its own on_result
         self._pickers: dict[str, ft.FilePicker] = {"default": ft.FilePicker()}
         # the address bar names the open game (/game/<id>): a reload, or a new tab on that
         # address, comes back to it (a phone still enters the join code; docs/app.md)
-        self._address, self._pushed = page.route or "/", []
+        route = page.route if isinstance(page.route, str) and page.route else "/"
+        self._address, self._pushed = route, []
         if page.web:
-            self.ctl.open_address(page.route)
+            self.ctl.open_address(route)
             page.on_route_change = self._on_route_change
         # a tap on a control that another phone's change replaced gets the stale message
         flet_events.install(page, self._vanished_tap)
         self.ctl.nav.subscribe(lambda route: self.render())
         self.ctl.subscribe(self._on_change)
-        self.ctl.set_width(page.width)
+        self.ctl.set_width(page.width if isinstance(page.width, (int, float)) else None)
         self.render()
         if self.ctl.prefs_problem:
             self.toast(self.tr("settings.prefs_unreadable", problem=self.ctl.prefs_problem))
 
     # -- events --------------------------------------------------------------------------
     def _on_resize(self, e) -> None:
-        if self.ctl.set_width(e.width):
+        width = getattr(e, "width", None)
+        if not isinstance(width, (int, float)) or isinstance(width, bool):
+            return  # a resize without a width (a malformed client): nothing to lay out
+        if self.ctl.set_width(width):
             pass  # the controller notified "size": already re-rendered
 
     def _on_close(self, e) -> None:
@@ -118,7 +126,9 @@ class Shell:
     def _on_route_change(self, e) -> None:
         """The browser's address changed: our own push coming back, or the user (Back/Forward,
         a typed address): open the game it names, or leave the game for the start screen."""
-        route = getattr(e, "route", None) or "/"
+        route = getattr(e, "route", None)
+        if not isinstance(route, str) or not route:  # (a number from a malformed client)
+            route = "/"
         if route in self._pushed:
             del self._pushed[:self._pushed.index(route) + 1]
             return

@@ -91,7 +91,7 @@ class ResumeScreen(Screen):
         from companion.app.game.holder import holder, live_games, session_store
 
         tr = self.tr
-        games, _broken, problem = saved_games()
+        games, _broken, _problem = saved_games()
         joined = holder(self.ctl).admitted
         live = set(live_games().open_ids(session_store()))
         rows: list[ft.Control] = []
@@ -106,8 +106,8 @@ class ResumeScreen(Screen):
             rows.append(ft.ListTile(leading=ft.Icon(ft.Icons.CASINO), title=ft.Text(title),
                                     subtitle=ft.Text(subtitle),
                                     on_click=lambda e, gid=g.game_id: self.open_game(gid)))
-        if not rows:
-            rows.append(note(problem or tr("resume.none_phone"), error=bool(problem)))
+        if not rows:  # (the store's problem names the table's folder: not for a phone)
+            rows.append(note(tr("resume.none_phone")))
         return ft.Column(rows, spacing=4)
 
     def view(self) -> ft.Control:

@@ -126,6 +126,15 @@ def table(monkeypatch, tmp_path):
     rng = random.Random(3)
     for _ in range(6):
         answer(vm, rng)
+    from companion.app.common import serve_guard
+
+    # these tests probe the gate with thousands of events from one address: the guard's rate
+    # limits (tests/app/test_serve_guard.py) would cut them short, so they are lifted here
+    import dataclasses
+
+    monkeypatch.setattr(serve_guard, "LIMITS", dataclasses.replace(  # restored after the test
+        serve_guard.LIMITS, message_burst=10**7, message_per_s=10**6, connect_burst=10**4, register_burst=10**4))
+    serve_guard.reset()
     with serving(launch.web_asgi_app()) as (ws, http):
         t = Table(data, ws, http)
         t.shared, t.gid, t.vm = shared, session.game_id, vm
@@ -182,7 +191,7 @@ def test_without_the_code_a_page_sees_nothing_and_changes_nothing(table):
         open_join_form(table, phone)
         assert not table.leaks(phone)
         # a wrong code: refused, still nothing of the game
-        wrong = str((int(table.shared.join_code) + 1) % 10**6).zfill(6)
+        wrong = str((int(table.shared.join_code) + 1) % 10**8).zfill(8)
         type_code(phone, wrong)
         phone.wait_text(T("g.join.wrong"))
         assert not table.leaks(phone)
@@ -213,7 +222,7 @@ def test_without_the_code_a_page_sees_nothing_and_changes_nothing(table):
 def test_a_wrong_code_is_refused_and_the_right_one_shows_the_game(table):
     with FletPage(table.ws) as phone:
         open_join_form(table, phone)
-        wrong = str((int(table.shared.join_code) + 1) % 10**6).zfill(6)
+        wrong = str((int(table.shared.join_code) + 1) % 10**8).zfill(8)
         type_code(phone, wrong)
         phone.wait_text(T("g.join.wrong"))
         assert not table.leaks(phone)
@@ -246,12 +255,13 @@ def test_http_routes_give_nothing_of_the_game(table):
     assert set(upload_dir().rglob("*")) == uploads
 
 
-def test_wrong_codes_from_all_pages_together_are_limited(table):
-    """Ten wrong codes within a minute, from two pages, and the right code is refused too."""
-    from companion.shared_session import JOIN_MISSES_PER_MINUTE
+def test_wrong_codes_from_one_address_are_limited(table):
+    """Wrong codes from two pages of one address (127.0.0.1 here) add up: then that address's
+    right code is refused too, for now (other addresses: tests/app/game/test_game_shared.py)."""
+    from companion.shared_session import JOIN_MISSES_PER_ADDRESS
 
     code = table.shared.join_code
-    wrongs = [str((int(code) + 1 + i) % 10**6).zfill(6) for i in range(JOIN_MISSES_PER_MINUTE)]
+    wrongs = [str((int(code) + 1 + i) % 10**8).zfill(8) for i in range(JOIN_MISSES_PER_ADDRESS)]
     with FletPage(table.ws) as a, FletPage(table.ws) as b:
         for page in (a, b):
             open_join_form(table, page)
@@ -261,6 +271,7 @@ def test_wrong_codes_from_all_pages_together_are_limited(table):
         while len(table.shared._misses) < len(wrongs) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(table.shared._misses) == len(wrongs)
+        assert {a for _, a in table.shared._misses} == {"127.0.0.1"}  # counted by the server's address
         a.wait_text(T("g.join.wrong")), b.wait_text(T("g.join.wrong"))
         mark = len(a.messages)
         type_code(a, code)
@@ -283,3 +294,38 @@ def test_without_the_setting_this_machine_is_the_table(table, monkeypatch):
         page.quiet(0.3)
         tap(page, f"{SEATS[0]}, {SEATS[1]}", "ListTile")
         page.wait_text(table.shared.join_code)
+
+
+def test_a_phone_cannot_change_the_tables_settings(table, monkeypatch):
+    """Issue 40: a page without the code opens Settings: it is offered its page's language and
+    theme, not the box constants (starting coins), calibration or catalogue, and no server path;
+    whatever it sends to any control, no override is written. The control: the table's page
+    (without the setting) is offered "Starting coins"."""
+    from companion.app.common.gate import REQUIRE_CODE_ENV
+    from companion.content import board as board_mod
+
+    override = table.data_dir / board_mod.OVERRIDE_FILE_NAME
+    with FletPage(table.ws) as phone:
+        phone.wait_text(TR("start.settings"))
+        phone.quiet(0.3)
+        tap(phone, TR("start.settings"))
+        phone.wait_text(TR("settings.table_only"))
+        phone.quiet(0.3)
+        shown = phone.texts()
+        for key in ("board.starting_coins", "settings.calibration", "settings.catalogue"):
+            assert not any(TR(key) in s for s in shown), key
+        assert not any(str(table.data_dir) in s for s in shown)
+        for target in guessed_ids(phone):
+            phone.set_props(target, value="[40, 40, 40, 40]")
+            for name in ("change", "submit", "click"):
+                phone.event(target, name, "[40, 40, 40, 40]")
+        phone.quiet(0.5, timeout=60)
+        assert not any(str(table.data_dir) in s for s in phone.texts())
+    assert not override.exists()
+    assert board_mod.default_board().starting_coins == (1, 2, 3, 4)
+    monkeypatch.delenv(REQUIRE_CODE_ENV)
+    with FletPage(table.ws) as page:
+        page.wait_text(TR("start.settings"))
+        page.quiet(0.3)
+        tap(page, TR("start.settings"))
+        page.wait_text(TR("board.starting_coins"), timeout=60)

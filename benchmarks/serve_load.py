@@ -1,0 +1,404 @@
+"""Load check of the web server's bounds (issue 40), loopback only, bounded in count and time.
+
+A server (``launch.run_server`` over ``launch.web_asgi_app``, the guard installed, as
+``encyclopedia --web --host 127.0.0.1``) runs as a child process with one game live at the
+table; the table's page (in the child) answers the game every ``--step-s`` seconds. This
+process then, at the same time:
+
+* opens ``--unregistered`` (5000) websockets to ``/ws`` that never register, from loopback
+  addresses 127.1.x.y (a third close at once, a third send one garbage frame, a third send
+  nothing and wait to be closed), at most ``--parallel`` at once;
+* joins ``--phones`` (20) phones (raw Flet clients from 127.0.2.1 ...; each opens the game,
+  types its join code) that churn the game: each taps Undo or Redo on its screen, again and
+  again, and must get an answer (a redraw or the "another phone changed the game first"
+  message) within 15 s each time.
+
+Then the phones leave, and after Flet forgets their pages (``ENCYCLOPEDIA_SESSION_KEEP_S``, 5 s
+here) the child's memory (VmRSS) is compared with its memory before any client came. Finally
+the child is sent SIGTERM: it must stop within 10 s and leave a save whose log on disk equals
+the one in memory at the stop and replays through the engine (nothing lost).
+
+    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests" / "app"))
+sys.path.insert(0, str(REPO / "tests" / "app" / "game"))
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+# -- the server (child) ----------------------------------------------------------------------------
+def serve(port: int, data: Path, step_s: float) -> int:
+    os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data)
+    from game_play import answer
+
+    import companion.app.game.holder as game
+    from companion.app import launch
+    from companion.app.game.texts import GameText
+    from companion.app.game.vm import GameVM, LocalCatalogue
+    from companion.app.game.wizard_vm import HUMAN, NewGameVM, SeatDraft
+    from companion.store import GameStore
+
+    t = GameText()
+    w = NewGameVM(t, random.Random(7))
+    w.seats = [SeatDraft(HUMAN, "Zephyrine"), SeatDraft(HUMAN, "Quillondre")]
+    w.shuffle_all()
+    session = w.create(GameStore(data))
+    shared = game.live_games().adopt(session)  # the table's page holds it
+    vm = GameVM(shared, t, LocalCatalogue(data / "catalogue.json"))
+    rng = random.Random(3)
+    for _ in range(4):
+        answer(vm, rng)
+    stop = threading.Event()
+    counts = {"table answers": 0}
+
+    def table():
+        while not stop.wait(step_s):
+            if vm.step.kind == "game_over":
+                return
+            try:
+                answer(vm, rng)
+                counts["table answers"] += 1
+            except AssertionError:
+                pass  # refused (another page changed the game first): the next answer is fresh
+
+    def diagnose():  # what the server holds, every 2 s (read by the parent at the end)
+        import gc
+
+        from flet.messaging.session import Session
+        from flet_web.fastapi.flet_app import FletApp, app_manager
+
+        from companion.app.common import serve_guard
+
+        while not stop.wait(2.0):
+            gc.collect()
+            objs = gc.get_objects()
+            (data / "diag.json").write_text(json.dumps({
+                "flet sessions kept": len(getattr(app_manager, "_FletAppManager__sessions", {})),
+                "Session objects": sum(1 for o in objs if isinstance(o, Session)),
+                "FletApp objects": sum(1 for o in objs if isinstance(o, FletApp)),
+                "guard": serve_guard.stats(), "threads": threading.active_count(),
+                "game listeners": len(getattr(shared, "_listeners", [])),
+                "referrers of a FletApp": sorted({type(r).__name__ + ":" + (getattr(r, "__qualname__", "") or str(getattr(r, "cr_code", ""))[:60])
+                                                  for a in [o for o in objs if isinstance(o, FletApp)][:3]
+                                                  for r in gc.get_referrers(a) if r is not objs}),
+            }))
+            del objs
+
+    app = launch.web_asgi_app()
+    threading.Thread(target=diagnose, daemon=True).start()
+    (data / "ready.json").write_text(json.dumps({"gid": session.game_id, "code": shared.join_code}))
+    threading.Thread(target=table, daemon=True).start()
+
+    real_close = launch.close_open_games
+
+    def close_and_record():
+        stop.set()
+        with shared.lock:
+            (data / "final.json").write_text(json.dumps({
+                "actions": [a.to_json() for a in shared.actions], "version": shared.version,
+                "table answers": counts["table answers"]}))
+        real_close()
+
+    launch.close_open_games = close_and_record
+    return launch.run_server(app, "127.0.0.1", port)
+
+
+# -- the clients (parent) --------------------------------------------------------------------------
+def unregistered(port: int, n: int, parallel: int, out: dict) -> None:
+    """``n`` websockets that never register, from 127.1.x.y, at most ``parallel`` at once."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    sem = threading.Semaphore(parallel)
+    lock = threading.Lock()
+
+    def one(i: int) -> None:
+        kind = i % 3
+        src = f"127.1.{(i // 250) % 250}.{i % 250 + 1}"
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
+            ws = connect(f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=20, close_timeout=2,
+                         ping_interval=None).__enter__()
+        except InvalidStatus:
+            with lock:
+                out["refused at the handshake"] += 1
+            return
+        except OSError:
+            with lock:
+                out["connect errors"] += 1
+            return
+        try:
+            if kind == 0:
+                ws.close()
+                what = "closed by the client"
+            else:
+                if kind == 1:
+                    ws.send(b"\x00\xc1garbage")
+                t0 = time.monotonic()
+                try:
+                    while True:
+                        ws.recv(timeout=30)
+                except ConnectionClosed as exc:
+                    code = exc.rcvd.code if exc.rcvd else None
+                    what = f"closed by the server ({code})"
+                    with lock:
+                        out["server close s"].append(time.monotonic() - t0)
+                except TimeoutError:
+                    what = "left open by the server"
+            with lock:
+                out[what] = out.get(what, 0) + 1
+        finally:
+            try:
+                ws.close()
+            except Exception:
+                pass
+
+    def run(i: int) -> None:
+        try:
+            one(i)
+        finally:
+            sem.release()
+
+    threads = []
+    for i in range(n):
+        sem.acquire()
+        th = threading.Thread(target=run, args=(i,), daemon=True)
+        th.start()
+        threads.append(th)
+    for th in threads:
+        th.join(60)
+
+
+def _phone_page_class():
+    from ws_client import REGISTER_CLIENT, FletPage
+
+    class PhonePage(FletPage):
+        """tests/app/ws_client.py's raw Flet client, its socket from the loopback address ``src``."""
+
+        def __init__(self, ws_url: str, src: str, page: dict):
+            from websockets.sync.client import connect
+
+            self.messages = []
+            self._cond = threading.Condition()
+            self._closed = False
+            port = int(ws_url.rsplit(":", 1)[1].split("/")[0])
+            sock = socket.create_connection(("127.0.0.1", port), timeout=20, source_address=(src, 0))
+            self.ws = connect(ws_url, sock=sock, open_timeout=20, max_size=None, ping_interval=None,
+                              close_timeout=5).__enter__()
+            self._reader = threading.Thread(target=self._read, daemon=True)
+            self._reader.start()
+            self.send(REGISTER_CLIENT, {"session_id": None, "page_name": "", "page": page})
+            try:
+                self.session_id = self.wait_for(lambda m: m[0] == REGISTER_CLIENT, "the registration",
+                                                timeout=60)[1]["session_id"]
+            except BaseException:
+                self.close()
+                raise
+
+    return PhonePage
+
+
+def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threading.Lock) -> None:
+    from ws_client import browser_page
+
+    PhonePage = _phone_page_class()
+
+    from companion.app.common.i18n import Translator
+    from companion.app.game.texts import GameText
+
+    tr, gt = Translator("en"), GameText()
+    try:
+        page = PhonePage(f"ws://127.0.0.1:{port}/ws", f"127.0.2.{i + 1}", browser_page(route=f"/game/{ready['gid']}"))
+    except AssertionError as exc:
+        with lock:
+            out["phone failures"].append(f"phone {i}: {str(exc)[:200]}")
+        return
+    try:
+        page.wait_text(gt("g.join.ask"), timeout=60)
+        page.quiet(0.3)
+        field = page.find(_c="TextField")
+        page.set_props(field[-1]["_i"], value=ready["code"])
+        go = [c for c in page.controls().values() if c.get("content") == gt("g.join.go")]
+        page.event(go[-1]["_i"], "click")
+        page.wait_text("Zephyrine", timeout=60)
+        with lock:
+            out["joined"] += 1
+        rng = random.Random(i)
+        while time.monotonic() < until:
+            page.quiet(0.2, timeout=5)
+            label = rng.choice([gt("g.game.undo"), gt("g.game.redo")])
+            buttons = [c for c in page.controls().values() if c.get("_c") == "Semantics" and c.get("label") == label
+                       and isinstance(c.get("content"), dict) and not c["content"].get("disabled")]
+            if not buttons:
+                continue
+            target = max(b["content"]["_i"] for b in buttons)
+            mark = len(page.messages)
+            t0 = time.monotonic()
+            page.event(target, "click")
+            try:
+                page.wait_for(lambda m: True, "an answer", timeout=15, start=mark)
+                with lock:
+                    out["taps answered"] += 1
+                    out["answer s"].append(time.monotonic() - t0)
+            except AssertionError:
+                with lock:
+                    out["taps unanswered"] += 1
+            time.sleep(rng.uniform(0.1, 0.6))
+    except AssertionError as exc:
+        with lock:
+            out["phone failures"].append(f"phone {i}: {str(exc)[:200]}")
+    finally:
+        page.close()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--unregistered", type=int, default=5000)
+    ap.add_argument("--parallel", type=int, default=64)
+    ap.add_argument("--phones", type=int, default=20)
+    ap.add_argument("--seconds", type=float, default=90.0, help="how long the phones churn")
+    ap.add_argument("--step-s", type=float, default=2.0, help="the table's page answers this often")
+    ap.add_argument("--serve", nargs=2, metavar=("PORT", "DIR"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.serve:
+        return serve(int(args.serve[0]), Path(args.serve[1]), args.step_s)
+    assert args.unregistered <= 20000 and args.phones <= 100 and args.seconds <= 600, "bounded"
+
+    from webapp import free_port
+
+    with tempfile.TemporaryDirectory(prefix="enc-serve-load-") as d:
+        data = Path(d)
+        port = free_port()
+        env = dict(os.environ, PYTHONPATH=str(REPO), ENCYCLOPEDIA_SESSION_KEEP_S="5")
+        child = subprocess.Popen([sys.executable, __file__, "--serve", str(port), str(data), "--step-s", str(args.step_s)],
+                                 cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while not (data / "ready.json").exists() or not _port_open(port):
+                assert child.poll() is None and time.monotonic() < deadline, child.communicate()[0]
+                time.sleep(0.1)
+            ready = json.loads((data / "ready.json").read_text())
+            cold_mb = rss_mb(child.pid)
+            out = {"refused at the handshake": 0, "connect errors": 0, "server close s": [], "joined": 0,
+                   "taps answered": 0, "taps unanswered": 0, "answer s": [], "phone failures": []}
+            lock = threading.Lock()
+            # warm-up: one phone joins and taps a few times and leaves, a few unregistered
+            # connections come and go (the game screens and Flet's machinery are imported and
+            # built once, when the first page opens a game); the start is measured after it
+            phone(port, 99, ready, time.monotonic() + 3, out, lock)
+            unregistered(port, 30, 30, out)
+            time.sleep(22)  # the warm-up page is forgotten (5 s, evicted every 10 s)
+            start_mb = rss_mb(child.pid)
+            out = {k: (type(v)() if not isinstance(v, int) else 0) for k, v in out.items()}
+            print(f"server pid {child.pid} on 127.0.0.1:{port}: {cold_mb:.1f} MB before any client, "
+                  f"{start_mb:.1f} MB after a warm-up (one phone, 30 unregistered connections): the start")
+            peak = [start_mb]
+            sampling = threading.Event()
+
+            def sample():
+                while not sampling.wait(0.5):
+                    peak[0] = max(peak[0], rss_mb(child.pid))
+
+            threading.Thread(target=sample, daemon=True).start()
+            t0 = time.monotonic()
+            until = t0 + args.seconds
+            phones = [threading.Thread(target=phone, args=(port, i, ready, until, out, lock), daemon=True)
+                      for i in range(args.phones)]
+            for th in phones:
+                th.start()
+            unreg = threading.Thread(target=unregistered, args=(port, args.unregistered, args.parallel, out))
+            unreg.start()
+            unreg.join(args.seconds + 300)
+            unreg_s = time.monotonic() - t0
+            for th in phones:
+                th.join(args.seconds + 120)
+            during_mb = rss_mb(child.pid)
+            # the phones have left: Flet forgets their pages after 5 s (evicted every 10 s)
+            time.sleep(25)
+            sampling.set()
+            after_mb = rss_mb(child.pid)
+            diag = (data / "diag.json").read_text() if (data / "diag.json").exists() else "{}"
+            t_stop = time.monotonic()
+            child.send_signal(signal.SIGTERM)
+            log, _ = child.communicate(timeout=30)
+            stop_s = time.monotonic() - t_stop
+            final = json.loads((data / "final.json").read_text())
+            from companion.actions import action_from_json
+            from companion.engine import replay
+            from companion.store import GameStore
+
+            with GameStore(data).open(ready["gid"]) as saved:
+                on_disk = saved.actions()
+            replay([action_from_json(a) for a in on_disk])  # raises if a step is not legal
+            lost = on_disk != final["actions"]
+            times = sorted(out["answer s"])
+            closes = sorted(out["server close s"])
+
+            def pct(xs, q):
+                return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+            print(f"unregistered websockets: {args.unregistered} in {unreg_s:.1f} s "
+                  f"({args.parallel} at once, from {min(args.unregistered, 62500)} addresses 127.1.x.y)")
+            for key in sorted(k for k in out if k.startswith(("closed", "left open", "refused", "connect"))):
+                print(f"  {key}: {out[key]}")
+            print(f"  closed by the server after (s): median {pct(closes, 0.5):.2f}, max {pct(closes, 1.0):.2f}")
+            print(f"phones: {out['joined']} of {args.phones} joined; taps answered {out['taps answered']}, "
+                  f"unanswered {out['taps unanswered']}; answer median {pct(times, 0.5):.2f} s, "
+                  f"p95 {pct(times, 0.95):.2f} s, max {pct(times, 1.0):.2f} s")
+            for f in out["phone failures"]:
+                print(f"  {f}")
+            print(f"the table's page answered {final['table answers']} steps; game version {final['version']}, "
+                  f"{len(on_disk)} actions on disk")
+            print(f"server memory: {start_mb:.1f} MB before, peak {peak[0]:.1f} MB, {during_mb:.1f} MB when the "
+                  f"phones left, {after_mb:.1f} MB after their pages were forgotten "
+                  f"({after_mb - start_mb:+.1f} MB)")
+            print(f"what the server held then: {diag}")
+            print(f"SIGTERM: stopped in {stop_s:.2f} s, exit status {child.returncode}")
+            print("nothing lost: the log on disk equals the one in memory at the stop and replays"
+                  if not lost else "LOST: the log on disk differs from the one in memory")
+            ok = (not lost and child.returncode == 0 and stop_s < 10 and after_mb - start_mb <= 20
+                  and out["joined"] == args.phones and out["taps unanswered"] == 0
+                  and out.get("left open by the server", 0) == 0 and not out["phone failures"])
+            print("PASS" if ok else "FAIL")
+            if not ok:
+                print(log[-3000:])
+            return 0 if ok else 1
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait(5)
+
+
+def _port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())

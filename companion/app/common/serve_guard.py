@@ -1,0 +1,514 @@
+"""What a stranger on the Wi-Fi can make the web server hold, bounded (issue 40; docs/app.md,
+"What the server bounds").
+
+Written against Flet 1.0.5 (``flet_web/fastapi/flet_app.py``). Its connection handler
+(``FletApp.handle``) accepts a websocket, starts a send loop, runs the receive loop, then waits
+for the send loop, which only a registered session ever stops: a connection that closes (or
+sends one bad frame) before registering leaves that handler waiting forever, with its socket,
+its queue and its ``FletApp`` (70-80 kB each), and uvicorn then never finishes a shutdown, so
+SIGINT/SIGTERM stop working. ``install()`` replaces ``FletApp.handle`` with ``guarded_handle``,
+the same steps with these bounds, all in this one module:
+
+* **admission** (before the websocket is accepted; a refusal is an HTTP 403): new connections
+  per address (a token bucket), open connections per address, and connections not yet
+  registered, all addresses together;
+* **registration**: a connection must send Flet's ``REGISTER_CLIENT`` as its first frame within
+  ``register_s`` seconds, and only once; registrations per address are a token bucket too (each
+  one is a page the server builds and keeps for ``session_keep_s`` after it disconnects);
+* **frames**: a size cap (small until registered), a message rate per address, and a check of
+  every frame's shape before Flet reads it (``0x00`` + MessagePack ``[action, body]`` with a known
+  action and the body's fields of the right types; a page route that is not a string; a page
+  resize without a numeric width): anything else closes the socket (1007/1008/1009);
+* **the end of a connection**: the send loop is stopped whether or not a page registered, the
+  socket is closed, a registered page is handed to Flet's session manager as before;
+* **uploads**: Flet's ``/upload`` answers 4xx, never 500 (the app takes photos through the
+  websocket; the upload route has no signing key and refuses everything).
+
+The limits are ``LIMITS`` (a ``GuardLimits``); tests replace it. ``stats()`` reports what is
+held now (open, pending, addresses tracked).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+__all__ = ["GuardLimits", "LIMITS", "install", "guarded_handle", "stats", "reset", "set_limits"]
+
+
+@dataclass(frozen=True)
+class GuardLimits:
+    #: seconds a websocket may stay open without registering a page
+    register_s: float = 5.0
+    #: websockets not yet registered, all addresses together
+    pending_max: int = 256
+    #: websockets open at once from one address
+    open_per_address: int = 24
+    #: new websockets per address: a burst, then this many a second
+    connect_burst: int = 40
+    connect_per_s: float = 2.0
+    #: page registrations per address: a burst, then this many a second
+    register_burst: int = 30
+    register_per_s: float = 0.2
+    #: frames per address (all its websockets): a burst, then this many a second
+    message_burst: int = 600
+    message_per_s: float = 150.0
+    #: the largest frame before registering, and after (a phone's photo comes in one frame)
+    frame_max_unregistered: int = 64 * 1024
+    frame_max: int = 16 * 1024 * 1024
+    #: how long Flet keeps a disconnected page's session for a reload (Flet's default: 1 hour)
+    session_keep_s: int = int(os.environ.get("ENCYCLOPEDIA_SESSION_KEEP_S", "600") or 600)
+    #: addresses remembered at most (idle ones are forgotten first)
+    addresses_max: int = 65536
+
+
+LIMITS = GuardLimits()
+
+# the close codes of RFC 6455 used here
+POLICY, TOO_BIG, BAD_DATA, UNSUPPORTED = 1008, 1009, 1007, 1003
+
+# Flet's MessageAction values a client may send
+_REGISTER, _EVENT, _PROPS, _INVOKE = 1, 3, 4, 5
+_REGISTER_FIELDS = {"session_id", "page_name", "page"}
+
+
+def set_limits(**changes) -> GuardLimits:
+    """Replace some limits (tests, the load script); returns the new ``LIMITS``."""
+    global LIMITS
+    LIMITS = replace(LIMITS, **changes)
+    return LIMITS
+
+
+class _Bucket:
+    __slots__ = ("tokens", "at")
+
+    def __init__(self, burst: float, now: float):
+        self.tokens, self.at = float(burst), now
+
+    def take(self, burst: float, per_s: float, now: float) -> bool:
+        self.tokens = min(float(burst), self.tokens + (now - self.at) * per_s)
+        self.at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class _Address:
+    __slots__ = ("open", "connect", "register", "message", "seen")
+
+    def __init__(self, now: float):
+        lim = LIMITS
+        self.open = 0
+        self.connect = _Bucket(lim.connect_burst, now)
+        self.register = _Bucket(lim.register_burst, now)
+        self.message = _Bucket(lim.message_burst, now)
+        self.seen = now
+
+
+class _State:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.addresses: dict[str, _Address] = {}
+        self.pending = 0
+        self.open = 0
+        self.refused = 0
+        self.closed_by_guard = 0
+
+    def address(self, ip: str, now: float) -> _Address:
+        a = self.addresses.get(ip)
+        if a is None:
+            if len(self.addresses) >= LIMITS.addresses_max:
+                self._forget_idle(now)
+            a = self.addresses[ip] = _Address(now)
+        a.seen = now
+        return a
+
+    def _forget_idle(self, now: float) -> None:
+        idle = sorted((a.seen, ip) for ip, a in self.addresses.items() if a.open == 0)
+        for _, ip in idle[: max(1, len(idle) // 2)]:
+            del self.addresses[ip]
+
+
+_STATE = _State()
+
+
+def reset() -> None:
+    """Forget every address and count (tests)."""
+    global _STATE
+    _STATE = _State()
+
+
+def stats() -> dict:
+    with _STATE.lock:
+        return {"open": _STATE.open, "pending": _STATE.pending, "addresses": len(_STATE.addresses),
+                "refused": _STATE.refused, "closed_by_guard": _STATE.closed_by_guard}
+
+
+def _admit(ip: str) -> str | None:
+    """Count a new websocket from ``ip`` in, or say why it is refused."""
+    now = time.monotonic()
+    lim = LIMITS
+    with _STATE.lock:
+        a = _STATE.address(ip, now)
+        why = None
+        if a.open >= lim.open_per_address:
+            why = "too many open connections from this address"
+        elif _STATE.pending >= lim.pending_max:
+            why = "too many connections waiting to register"
+        elif not a.connect.take(lim.connect_burst, lim.connect_per_s, now):
+            why = "too many new connections from this address"
+        if why:
+            _STATE.refused += 1
+            return why
+        a.open += 1
+        _STATE.open += 1
+        _STATE.pending += 1
+        return None
+
+
+def _registered(ip: str) -> bool:
+    """A connection of ``ip`` asks to register: no longer pending; False when over the rate."""
+    now = time.monotonic()
+    lim = LIMITS
+    with _STATE.lock:
+        a = _STATE.address(ip, now)
+        return a.register.take(lim.register_burst, lim.register_per_s, now)
+
+
+def _message_allowed(ip: str) -> bool:
+    now = time.monotonic()
+    lim = LIMITS
+    with _STATE.lock:
+        a = _STATE.address(ip, now)
+        return a.message.take(lim.message_burst, lim.message_per_s, now)
+
+
+def _release(ip: str, pending: bool) -> None:
+    with _STATE.lock:
+        a = _STATE.addresses.get(ip)
+        if a is not None:
+            a.open = max(0, a.open - 1)
+        _STATE.open = max(0, _STATE.open - 1)
+        if pending:
+            _STATE.pending = max(0, _STATE.pending - 1)
+
+
+_TRIM = {"at": 0.0, "fn": None}
+
+
+def _give_memory_back() -> None:
+    """Once the server holds no connection (or at most every 10 s while it is busy), hand
+    the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing):
+    the buffers of thousands of short connections are freed, but glibc keeps them mapped."""
+    now = time.monotonic()
+    with _STATE.lock:
+        idle = _STATE.open == 0
+        if now - _TRIM["at"] < (1.0 if idle else 10.0):
+            return
+        _TRIM["at"] = now
+    fn = _TRIM["fn"]
+    if fn is None:
+        try:
+            import ctypes
+            import ctypes.util
+
+            fn = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            fn = False
+        _TRIM["fn"] = fn
+    if fn:
+        fn(0)
+
+
+def _not_pending() -> None:
+    with _STATE.lock:
+        _STATE.pending = max(0, _STATE.pending - 1)
+
+
+# -- frames --------------------------------------------------------------------------------------
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _opt(v: Any, kind) -> bool:
+    return v is None or isinstance(v, kind)
+
+
+def _check_page(page: Any) -> str | None:
+    if page is None:
+        return None
+    if not isinstance(page, dict):
+        return "the page is not a map"
+    if not _opt(page.get("route"), str):
+        return "the page's route is not a string"
+    for key in ("width", "height"):
+        if page.get(key) is not None and not _is_num(page.get(key)):
+            return f"the page's {key} is not a number"
+    return None
+
+
+def check_frame(frame: Any, registered: bool) -> str | None:
+    """Why ``frame`` (one websocket message) is not one a Flet 1.0.5 client sends, or None.
+    Returns the decoded message's problem only; the frame is decoded again by Flet."""
+    import msgpack
+
+    from flet.messaging.protocol import decode_ext_from_msgpack
+
+    if not isinstance(frame, (bytes, bytearray)):
+        return "a text frame"
+    if not frame:
+        return None  # Flet skips empty frames
+    kind = frame[0]
+    if kind == 0x01:  # a data channel frame (the app opens none: Flet drops unknown channels)
+        return None if registered and len(frame) >= 5 else "a data-channel frame out of place"
+    if kind != 0x00:
+        return f"an unknown frame type 0x{kind:02x}"
+    try:
+        msg = msgpack.unpackb(bytes(frame[1:]), ext_hook=decode_ext_from_msgpack)
+    except Exception as exc:  # noqa: BLE001 - any decoding failure is a malformed frame
+        return f"not MessagePack ({type(exc).__name__})"
+    if not isinstance(msg, (list, tuple)) or len(msg) != 2 or not isinstance(msg[1], dict):
+        return "not an [action, body] pair"
+    action, body = msg
+    if not registered:
+        if action != _REGISTER:
+            return "a message before the page registered"
+        if not set(body) <= _REGISTER_FIELDS:
+            return "unknown registration fields"
+        if not _opt(body.get("session_id"), str) or not _opt(body.get("page_name"), str):
+            return "a registration field of the wrong type"
+        return _check_page(body.get("page"))
+    if action == _REGISTER:
+        return "a second registration on one connection"
+    if action == _EVENT:
+        if set(body) != {"target", "name", "data"} or not isinstance(body["target"], int) \
+                or not isinstance(body["name"], str):
+            return "a malformed control event"
+        if body["name"] == "resize":
+            data = body["data"]
+            if isinstance(data, dict):
+                if not _is_num(data.get("width")) or not _is_num(data.get("height")):
+                    return "a resize without a numeric width and height"
+            elif data is not None and not isinstance(data, str):
+                return "a malformed resize"
+        if body["name"] == "route_change" and isinstance(body["data"], dict) \
+                and not _opt(body["data"].get("route"), str):
+            return "a route that is not a string"
+        return None
+    if action == _PROPS:
+        if set(body) != {"id", "props"} or not isinstance(body["id"], int) or not isinstance(body["props"], dict):
+            return "a malformed property update"
+        props = body["props"]
+        if not all(isinstance(k, str) for k in props):
+            return "a property name that is not a string"
+        if "route" in props and not _opt(props["route"], str):
+            return "a route that is not a string"
+        for key in ("width", "height"):
+            if key in props and props[key] is not None and not _is_num(props[key]):
+                return f"a {key} that is not a number"
+        return None
+    if action == _INVOKE:
+        if not set(body) <= {"control_id", "call_id", "result", "error"} or not isinstance(body.get("control_id"), int):
+            return "a malformed method result"
+        return None
+    return f"an action a client does not send ({action!r})"
+
+
+class _Closed(Exception):
+    """The guard closes the connection: ``code`` and ``reason`` go to the client."""
+
+    def __init__(self, code: int, reason: str):
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
+def _disconnect_class():
+    from starlette.websockets import WebSocketDisconnect
+
+    return WebSocketDisconnect
+
+
+class GuardedSocket:
+    """What Flet's handler reads from: the websocket, with the bounds of this module applied
+    to every frame it receives."""
+
+    def __init__(self, websocket, app, ip: str):
+        self._ws = websocket
+        self._app = app
+        self.ip = ip
+        self.deadline = time.monotonic() + LIMITS.register_s
+        self.registered = False  # the page registered (Flet holds a session)
+        self.register_seen = False
+        self.close_code: int | None = None
+        self.close_reason = ""
+
+    # what Flet reads of the websocket
+    @property
+    def client(self):
+        return self._ws.client
+
+    @property
+    def headers(self):
+        return self._ws.headers
+
+    @property
+    def cookies(self):
+        return self._ws.cookies
+
+    @property
+    def url(self):
+        return self._ws.url
+
+    async def accept(self, *a, **kw):
+        return await self._ws.accept(*a, **kw)
+
+    async def send_bytes(self, data: bytes):
+        return await self._ws.send_bytes(data)
+
+    def _refuse(self, code: int, reason: str):
+        self.close_code, self.close_reason = code, reason
+        with _STATE.lock:
+            _STATE.closed_by_guard += 1
+        log.info("websocket from %s closed: %s", self.ip, reason)
+        # a WebSocketDisconnect: Flet's receive loop ends quietly on it
+        err = _disconnect_class()(code, reason)
+        return err
+
+    async def receive_bytes(self) -> bytes:
+        lim = LIMITS
+        if not self.registered and self.register_seen:
+            # the registration was handed to Flet: did it make a session?
+            if getattr(self._app, "_FletApp__session", None) is not None:
+                self.registered = True
+                _not_pending()
+        if self.registered:
+            message = await self._ws.receive()
+        else:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise self._refuse(POLICY, "no page registered in time")
+            try:
+                message = await asyncio.wait_for(self._ws.receive(), left)
+            except asyncio.TimeoutError:
+                raise self._refuse(POLICY, "no page registered in time") from None
+        if message.get("type") == "websocket.disconnect":
+            raise _disconnect_class()(message.get("code", 1000), message.get("reason") or "")
+        data = message.get("bytes")
+        if data is None:
+            raise self._refuse(UNSUPPORTED, "a text frame")
+        cap = lim.frame_max if self.registered else lim.frame_max_unregistered
+        if len(data) > cap:
+            raise self._refuse(TOO_BIG, f"a frame of {len(data)} bytes (the limit is {cap})")
+        if not _message_allowed(self.ip):
+            raise self._refuse(POLICY, "too many messages from this address")
+        problem = check_frame(data, self.registered or self.register_seen)
+        if problem:
+            raise self._refuse(BAD_DATA if "MessagePack" in problem else POLICY, problem)
+        if not self.register_seen:
+            self.register_seen = True
+            if not _registered(self.ip):
+                raise self._refuse(POLICY, "too many pages registered from this address")
+        return data
+
+
+async def guarded_handle(self, websocket) -> None:
+    """``FletApp.handle`` of Flet 1.0.5 with the bounds of this module (see the module)."""
+    from flet_web.fastapi.flet_app import app_manager
+
+    ip = websocket.client.host if websocket.client else ""
+    why = _admit(ip)
+    if why is not None:
+        log.info("websocket from %s refused: %s", ip, why)
+        try:
+            await websocket.close(code=POLICY)  # before accept: an HTTP 403
+        except Exception:  # noqa: BLE001 - the client went away already
+            pass
+        return
+    sock = GuardedSocket(websocket, self, ip)
+    send_task = None
+    try:
+        self._FletApp__websocket = sock
+        self._FletApp__client_ip = ip
+        self._FletApp__client_user_agent = websocket.headers.get("user-agent", "")[:512]
+        self._FletApp__oauth_state_id = websocket.cookies.get("flet_oauth_state")
+        self._FletApp__session_timeout_seconds = min(self._FletApp__session_timeout_seconds, LIMITS.session_keep_s)
+        self.pubsubhub = app_manager.get_pubsubhub(self._FletApp__main, loop=self.loop)
+        self.page_url = str(websocket.url).rsplit("/", 1)[0]
+        self.page_name = websocket.url.path.rsplit("/", 1)[0].lstrip("/")
+        if not self._FletApp__upload_endpoint_path:
+            self._FletApp__upload_endpoint_path = f"{'' if self.page_name == '' else '/'}{self.page_name}/upload"
+        await sock.accept()
+        self._FletApp__send_queue = asyncio.Queue()
+        send_task = asyncio.create_task(self._FletApp__send_loop())
+        await self._FletApp__receive_loop()
+    finally:
+        session = getattr(self, "_FletApp__session", None)
+        if sock.register_seen and not sock.registered and session is not None:
+            sock.registered = True
+            _not_pending()
+        # stop the send loop whether or not a page registered (Flet 1.0.5 waits for ever)
+        queue = getattr(self, "_FletApp__send_queue", None)
+        if send_task is not None and not send_task.done():
+            if queue is not None:
+                queue.put_nowait(None)
+            try:
+                await asyncio.wait_for(asyncio.shield(send_task), 5.0)
+            except BaseException:  # noqa: BLE001 - a stuck send: cancel it
+                send_task.cancel()
+        elif send_task is not None and send_task.done() and not send_task.cancelled():
+            send_task.exception()  # (retrieved: a failed send is not an "unretrieved" error)
+        try:
+            await websocket.close(code=sock.close_code or 1000, reason=sock.close_reason[:120])
+        except Exception:  # noqa: BLE001 - already closed by the client or the server
+            pass
+        _release(ip, pending=not sock.registered)
+        _give_memory_back()
+        if session is not None:
+            try:
+                await app_manager.disconnect_session(
+                    self._FletApp__get_unique_session_id(session.id), self._FletApp__session_timeout_seconds)
+            except Exception:  # noqa: BLE001
+                log.debug("disconnect_session failed", exc_info=True)
+
+
+async def _guarded_upload(self, request) -> None:
+    """Flet's upload handler, answering 4xx instead of 500: this app receives photos through
+    the websocket and gives the upload route no signing key, so every upload is refused."""
+    from fastapi import HTTPException
+
+    try:
+        return await _ORIGINAL_UPLOAD(self, request)
+    except HTTPException:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Flet raises plain errors for a missing key
+        raise HTTPException(status_code=403, detail="uploads are not accepted by this server") from exc
+
+
+_ORIGINAL_UPLOAD = None
+_INSTALLED = False
+
+
+def install() -> None:
+    """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle`` and guard its upload
+    handler (idempotent)."""
+    global _INSTALLED, _ORIGINAL_UPLOAD
+    if _INSTALLED:
+        return
+    from flet_web.fastapi.flet_app import FletApp
+    from flet_web.fastapi.flet_upload import FletUpload
+
+    for name in ("_FletApp__receive_loop", "_FletApp__send_loop", "_FletApp__get_unique_session_id"):
+        if not hasattr(FletApp, name):  # Flet changed: refuse to guess
+            raise RuntimeError(f"serve_guard: Flet's FletApp has no {name} (written against Flet 1.0.5)")
+    FletApp.handle = guarded_handle
+    _ORIGINAL_UPLOAD = FletUpload.handle
+    FletUpload.handle = _guarded_upload
+    _INSTALLED = True

@@ -1,0 +1,341 @@
+"""The bounds of ``companion/app/common/serve_guard.py`` (issue 40), through raw websocket
+clients from 127.x addresses against the app of ``--web`` served in this process (as
+tests/app/game/test_game_ws_gate.py does), and the server's stop on SIGTERM/SIGINT as a
+subprocess. Loopback only, bounded counts."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import msgpack
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/app: ws_client, webapp
+
+import ws_client  # noqa: E402
+from ws_client import FletPage  # noqa: E402
+
+from companion.app.common import serve_guard  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def serving(**limits):
+    """The app of ``--web`` (``launch.web_asgi_app``) under uvicorn with ``launch.server_config``
+    on a free loopback port, the guard's limits changed by ``limits``."""
+    import uvicorn
+
+    from companion.app import launch
+    from webapp import free_port
+
+    before = serve_guard.LIMITS
+    serve_guard.reset()
+    serve_guard.set_limits(**limits)
+    port = free_port()
+    config = launch.server_config(launch.web_asgi_app(), "127.0.0.1", port)
+    config.lifespan = "off"  # Flet's app manager is process-wide: later tests still use it
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        serve_guard.LIMITS = before
+        serve_guard.reset()
+
+
+def connect(port: int, source: str = "127.0.0.1", **kw):
+    """A websocket to /ws from the loopback address ``source``."""
+    from websockets.sync.client import connect as ws_connect
+
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    return ws_connect(f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=10, close_timeout=2,
+                      ping_interval=None, max_size=None, **kw).__enter__()
+
+
+def close_code(ws, timeout: float = 10.0):
+    """Wait until the server closes ``ws``; its close code (None if it stayed open)."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+    except ConnectionClosed as exc:
+        return exc.rcvd.code if exc.rcvd else None
+    except TimeoutError:
+        return None
+    return None
+
+
+def page_close_code(page: FletPage, timeout: float = 10.0):
+    """The close code the server sent a ``FletPage`` (its reader thread receives)."""
+    wait_for(lambda: page._closed, "the server did not close the page", timeout)
+    rcvd = page.ws.protocol.close_rcvd
+    return rcvd.code if rcvd else None
+
+
+def register_frame(**page) -> bytes:
+    return ws_client.encode(ws_client.REGISTER_CLIENT, {"session_id": None, "page_name": "",
+                                                        "page": ws_client.browser_page(**page)})
+
+
+def flet_apps() -> int:
+    from flet_web.fastapi.flet_app import FletApp
+
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, FletApp))
+
+
+def wait_for(cond, what: str, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_connections_that_never_register_are_closed_and_freed():
+    with serving(register_s=1.0) as port:
+        base = flet_apps()
+        idle = [connect(port, f"127.0.3.{i + 1}") for i in range(30)]  # send nothing
+        for i in range(30):  # open and close at once
+            connect(port, f"127.0.4.{i + 1}").close()
+        garbage = []
+        for i in range(30):  # one garbage frame
+            ws = connect(port, f"127.0.5.{i + 1}")
+            ws.send(b"\x00\xc1garbage")
+            garbage.append(ws)
+        t0 = time.monotonic()
+        assert [close_code(ws) for ws in idle] == [1008] * 30
+        assert time.monotonic() - t0 < 5.0  # closed by the server, about register_s after opening
+        assert [close_code(ws) for ws in garbage] == [1007] * 30
+        wait_for(lambda: serve_guard.stats()["open"] == 0 and serve_guard.stats()["pending"] == 0,
+                 f"connections still held: {serve_guard.stats()}")
+        wait_for(lambda: flet_apps() <= base, "FletApp objects left behind")
+
+
+def test_malformed_frames_close_the_socket():
+    with serving() as port:
+        cases = [
+            ("text frame", lambda ws: ws.send("hello"), 1003),
+            ("not msgpack", lambda ws: ws.send(b"\x00\xc1"), 1007),
+            ("unknown type", lambda ws: ws.send(b"\x07abc"), 1008),
+            ("event before registering", lambda ws: ws.send(ws_client.encode(3, {"target": 1, "name": "click", "data": None})), 1008),
+            ("route as a number", lambda ws: ws.send(register_frame(route=5)), 1008),
+            ("width as a string", lambda ws: ws.send(register_frame(width="wide")), 1008),
+            ("unknown registration field", lambda ws: ws.send(ws_client.encode(1, {"evil": 1, "page": {}})), 1008),
+            ("too big before registering", lambda ws: ws.send(b"\x00" + b"\x90" * (70 * 1024)), 1009),
+        ]
+        for i, (what, send, code) in enumerate(cases):
+            ws = connect(port, f"127.0.6.{i + 1}")
+            send(ws)
+            assert close_code(ws) == code, what
+        wait_for(lambda: serve_guard.stats()["open"] == 0, f"held: {serve_guard.stats()}")
+
+
+def test_a_registered_page_that_sends_a_bad_route_or_resize_is_closed_without_a_traceback(caplog, _private_data_dir):
+    caplog.set_level(logging.DEBUG)
+    with serving() as port:
+        for i, (what, frame) in enumerate([
+            ("route as a number", ws_client.encode(4, {"id": 1, "props": {"route": 42}})),
+            ("resize without a width", ws_client.encode(3, {"target": 1, "name": "resize", "data": {"height": 3}})),
+            ("a second registration", register_frame()),
+            ("an action a client does not send", ws_client.encode(2, {"id": 1, "patch": []})),
+        ]):
+            page = FletPage(f"ws://127.0.0.1:{port}/ws")
+            page.quiet(0.3)
+            page.ws.send(frame)
+            assert page_close_code(page) in (1008, 1007), what
+            page.close()
+    assert "AttributeError" not in caplog.text
+    assert "Traceback" not in caplog.text
+
+
+def test_the_shell_ignores_a_route_that_is_not_a_string_and_a_resize_without_width(_private_data_dir):
+    """The same two at the shell (a client the guard would let through must not raise)."""
+    from types import SimpleNamespace
+
+    from companion.app.shell.controller import AppController
+    from companion.app.shell.view import Shell
+
+    shell = Shell.__new__(Shell)
+    shell.ctl = AppController(save=False)
+    shell._pushed, shell._address = [], "/"
+    shell.page = SimpleNamespace(web=True)
+    shell.render = lambda: None
+    shell._on_route_change(SimpleNamespace(route=42))
+    shell._on_resize(SimpleNamespace(height=3))
+    shell._on_resize(SimpleNamespace(width=None))
+
+
+def test_connections_per_address_are_rate_limited_but_other_addresses_are_not():
+    from websockets.exceptions import InvalidStatus
+
+    with serving(connect_burst=5, connect_per_s=0.01, register_s=2.0) as port:
+        opened, refused = [], 0
+        for _ in range(8):
+            try:
+                opened.append(connect(port, "127.0.7.1"))
+            except InvalidStatus as exc:
+                assert exc.response.status_code == 403
+                refused += 1
+        assert len(opened) == 5 and refused == 3
+        other = connect(port, "127.0.7.2")  # another phone is not held by it
+        other.close()
+        for ws in opened:
+            ws.close()
+
+
+def test_open_connections_per_address_and_pending_are_capped():
+    from websockets.exceptions import InvalidStatus
+
+    with serving(open_per_address=3, pending_max=5, register_s=3.0) as port:
+        mine = [connect(port, "127.0.8.1") for _ in range(3)]
+        with pytest.raises(InvalidStatus):
+            connect(port, "127.0.8.1")
+        others = [connect(port, f"127.0.8.{i + 2}") for i in range(2)]  # 5 pending now
+        with pytest.raises(InvalidStatus):
+            connect(port, "127.0.8.9")
+        for ws in mine + others:
+            ws.close()
+        wait_for(lambda: serve_guard.stats()["pending"] == 0, f"held: {serve_guard.stats()}")
+        connect(port, "127.0.8.9").close()
+
+
+def test_a_flood_of_messages_closes_the_page(_private_data_dir):
+    with serving(message_burst=50, message_per_s=1.0) as port:
+        page = FletPage(f"ws://127.0.0.1:{port}/ws")
+        page.quiet(0.3)
+        frame = ws_client.encode(3, {"target": 999999, "name": "click", "data": None})
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for _ in range(200):
+                page.ws.send(frame)
+        except ConnectionClosed:
+            pass
+        assert page_close_code(page) == 1008
+        page.close()
+
+
+def test_registrations_per_address_are_limited(_private_data_dir):
+    with serving(register_burst=2, register_per_s=0.001) as port:
+        pages = [FletPage(f"ws://127.0.0.1:{port}/ws") for _ in range(2)]
+        ws = connect(port)
+        ws.send(register_frame())
+        assert close_code(ws) == 1008
+        for p in pages:
+            p.close()
+
+
+def test_upload_answers_4xx_not_500():
+    import httpx
+
+    with serving() as port:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=20) as http:
+            r = http.put("/upload", params={"f": "x.txt", "e": "2100-01-01T00:00:00+00:00", "s": "0" * 64},
+                         content=b"not a photo")
+            assert 400 <= r.status_code < 500, r.status_code
+            r = http.put("/upload", content=b"x")
+            assert 400 <= r.status_code < 500, r.status_code
+
+
+def test_check_frame_accepts_what_a_browser_sends():
+    ok = [
+        (register_frame(), False),
+        (ws_client.encode(3, {"target": 5, "name": "click", "data": None}), True),
+        (ws_client.encode(3, {"target": 1, "name": "resize", "data": {"width": 400.0, "height": 800.0}}), True),
+        (ws_client.encode(4, {"id": 9, "props": {"value": "12"}}), True),
+        (ws_client.encode(4, {"id": 1, "props": {"route": "/game/x"}}), True),
+        (ws_client.encode(5, {"control_id": 3, "call_id": "a", "result": None, "error": None}), True),
+        (b"", True),
+    ]
+    for frame, registered in ok:
+        assert serve_guard.check_frame(frame, registered) is None, msgpack.unpackb(frame[1:]) if frame else frame
+
+
+# -- stopping ----------------------------------------------------------------------------------
+
+
+def _serve_subprocess(tmp_path):
+    from webapp import free_port
+
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(REPO), ENCYCLOPEDIA_DATA_DIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "companion.app", "--web", "--host", "127.0.0.1",
+                             "--port", str(port), "--data-dir", str(tmp_path)],
+                            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[0]
+            time.sleep(0.1)
+    return proc, port
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_server_stops_on_a_signal_whatever_clients_did(tmp_path, sig):
+    from webapp import free_port  # noqa: F401  (tests/app/webapp.py)
+
+    proc, port = _serve_subprocess(tmp_path)
+    try:
+        idle = connect(port, "127.0.9.1")  # never registers
+        garbage = connect(port, "127.0.9.2")
+        garbage.send(b"\x00\xc1")
+        page = FletPage(f"ws://127.0.0.1:{port}/ws")  # a registered page, open
+        page.quiet(0.3)
+        t0 = time.monotonic()
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=15)
+        took = time.monotonic() - t0
+        assert proc.returncode == 0, out
+        assert took < 8.0, f"{took:.1f} s to stop"
+        assert "open games were saved and closed" in out
+        for ws in (idle, garbage):
+            ws.close()
+        page.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+
+
+def test_no_forwarded_for_header_is_trusted(_private_data_dir):
+    """README: the server decides who is the table from the socket's address; a proxy header
+    is read from nobody (uvicorn applies X-Forwarded-For from 127.0.0.1 unless told not to)."""
+    from companion.app.common import gate
+    from websockets.sync.client import connect as ws_connect
+
+    with serving() as port:
+        before = set(gate._NOTED)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.1", 0))
+        ws = ws_connect(f"ws://127.0.0.1:{port}/ws", sock=sock, open_timeout=10, close_timeout=2,
+                        ping_interval=None, max_size=None,
+                        additional_headers={"X-Forwarded-For": "10.1.2.3", "X-Real-IP": "10.1.2.3",
+                                            "Forwarded": "for=10.1.2.3"}).__enter__()
+        ws.send(register_frame())
+        ws.recv(timeout=10)
+        wait_for(lambda: set(gate._NOTED) - before, "the page was not noted")
+        noted = {gate._NOTED[k] for k in set(gate._NOTED) - before}
+        ws.close()
+    assert noted == {"127.0.0.1"}
