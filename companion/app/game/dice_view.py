@@ -34,6 +34,9 @@ class DicePanel:
                    wrap=True, spacing=8),
             wrap(chips) if chips else note(gt("g.dice.none_yet")),
         ]
+        learned = step.learned_from()
+        if learned:
+            out.insert(1, note(gt("g.dice.learned", n=learned)))
         if e.message:
             out.append(note(e.message, error=e.message_is_error))
         if e.selected is not None and e.selected < len(e.chips):
@@ -45,7 +48,7 @@ class DicePanel:
             out.append(wrap([chip(str(v), lambda ev, v=v: self.run(e.set_value, i, v), c.value == v) for v in range(1, 7)]))
             row = [button(gt("g.dice.remove"), lambda ev: self.run(e.remove, i), ft.Icons.DELETE_OUTLINE, False)]
             if c.unsure and c.colour != "unknown":
-                row.insert(0, button(gt("g.dice.looks_right"), lambda ev: (e.confirm_chip(i), e.select(None), self.redraw()),
+                row.insert(0, button(gt("g.dice.looks_right"), lambda ev: (e.confirm_chip(i), self.redraw()),
                                      ft.Icons.CHECK, False))
             out.append(wrap(row))
         elif len(e.chips) < e.count:

@@ -33,6 +33,7 @@ class Chip:
     value: int
     unsure: bool = False
     confidence: float | None = None  # from the reader; None when typed by hand
+    box: tuple[float, float, float, float] | None = None  # the die in the photo (original pixels); None by hand
 
 
 class DiceEntry:
@@ -47,6 +48,8 @@ class DiceEntry:
         self._read: dict | None = None  # the last photo read: dice read, reads left out
         self.message_is_error = False
         self.read_ms: float | None = None
+        self.photo = None  # the photo (bytes or path) the chips were read from; None by hand
+        self.removed: list[tuple[float, float, float, float]] = []  # read boxes the player removed
 
     @property
     def message(self) -> str | None:
@@ -86,13 +89,18 @@ class DiceEntry:
         return True
 
     def remove(self, i: int) -> None:
-        del self.chips[i]
+        chip = self.chips.pop(i)
+        if chip.box is not None and chip.unsure:
+            # an unsure read the player removed: kept as "not a die" (a sure read removed is more
+            # likely another seat's die, which must not teach the reader that dice are not dice)
+            self.removed.append(chip.box)
         self.selected = None
 
     def clear(self) -> None:
         self.chips = []
         self.selected = None
         self._read = None
+        self.photo, self.removed = None, []
         self.message, self.message_is_error = None, False
 
     def select(self, i: int | None) -> None:
@@ -117,9 +125,17 @@ class DiceEntry:
         return True
 
     def confirm_chip(self, i: int) -> None:
-        """The player looked at an unsure read and it is right."""
+        """The player looked at an unsure read and it is right: the selection moves on to the
+        next unsure die (after this one, then from the first), none when every die is sure."""
         if self.chips[i].colour != UNKNOWN:
             self.chips[i].unsure = False
+        n = len(self.chips)
+        self.selected = next((j % n for j in range(i + 1, i + 1 + n) if self.chips[j % n].unsure), None)
+
+    def confirmed_dice(self) -> list[tuple[tuple[float, float, float, float], str | None, int]]:
+        """The dice of the photo as the player confirmed them (box, colour, value): the read
+        chips, corrected; dice tapped in by hand have no box and are left out."""
+        return [(c.box, c.colour if c.colour in COLOURS else None, c.value) for c in self.chips if c.box is not None]
 
     # -- photo --------------------------------------------------------------------------
     def load_read(self, result) -> bool:
@@ -151,7 +167,9 @@ class DiceEntry:
             if not 1 <= int(d.value) <= 6:
                 return self._refuse(self.t("g.dice.bad_value", value=d.value))
         self.chips = [Chip(d.colour if d.colour in COLOURS else UNKNOWN, int(d.value),
-                           bool(d.unsure) or d.colour not in COLOURS, float(d.confidence)) for d in dice]
+                           bool(d.unsure) or d.colour not in COLOURS, float(d.confidence),
+                           _box(getattr(d, "box", None))) for d in dice]
+        self.removed = []
         self.selected = next((i for i, c in enumerate(self.chips) if c.unsure), None)
         self._read = {"n": len(self.chips), "left_out": left_out}
         self.message, self.message_is_error = None, False  # the read's summary (``message``)
@@ -182,6 +200,14 @@ class DiceEntry:
         return False
 
 
+def _box(b) -> tuple[float, float, float, float] | None:
+    try:
+        x, y, w, h = (float(v) for v in b)
+    except (TypeError, ValueError):
+        return None
+    return (x, y, w, h) if w > 0 and h > 0 else None
+
+
 class RollDiceStep(Step):
     """A seat's dice drawn and rolled: tapped in, or read from a photo (see ``DiceEntry``)."""
 
@@ -198,7 +224,14 @@ class RollDiceStep(Step):
             self.entry.message = problem
             self.entry.message_is_error = True
             return False
-        return self.entry.load_read(reader.read(source))
+        ok = self.entry.load_read(reader.read(source))
+        if ok:
+            self.entry.photo = source
+        return ok
+
+    def learned_from(self) -> int:
+        """How many of the table's dice the reader learned from (0: the shipped reader)."""
+        return self.vm.learned_from()
 
     def submit(self) -> bool:
         problem = self.entry.problem()
@@ -207,6 +240,8 @@ class RollDiceStep(Step):
             return False
         seat = self.seat
         ok = self._confirm(self.entry.action(seat))
+        if ok and self.entry.photo is not None:
+            self.vm.keep_confirmed_photo(self.entry.photo, self.entry.confirmed_dice(), self.entry.removed)
         if ok and self.automa:
             self.vm.note(dice_message(self.vm.state, seat))
         return ok

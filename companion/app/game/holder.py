@@ -111,8 +111,19 @@ def game_vm(ctl):
         h.problem, h.problem_id = str(exc), gid
         return None
     h.problem = h.problem_id = None
-    h.vm = GameVM(session, GameText(lambda: ctl.tr.lang))
+    h.vm = GameVM(session, GameText(lambda: ctl.tr.lang), learning=_learning())
     return h.vm
+
+
+def _learning():
+    """The table profile of this process (the serving machine's disk; docs/app-game.md, "The
+    table profile"), or None when it cannot be set up (the game goes on without it)."""
+    try:
+        from companion.app.game.learning import table_learning
+
+        return table_learning()
+    except Exception:  # noqa: BLE001 - no profile: photos are read with the shipped model
+        return None
 
 
 def needs_code(ctl) -> bool:
@@ -165,7 +176,7 @@ def show_new_session(ctl, session) -> None:
     h = holder(ctl)
     h.close()
     h.problem = h.problem_id = None
-    h.vm = GameVM(live_games().adopt(session), GameText(lambda: ctl.tr.lang))
+    h.vm = GameVM(live_games().adopt(session), GameText(lambda: ctl.tr.lang), learning=_learning())
     h.admitted.add(session.game_id)  # the page that set the game up is in it
     ctl.open_game(session.game_id)
 

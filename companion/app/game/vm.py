@@ -53,13 +53,16 @@ class GameVM:
     layout, what an automa gains when its die is taken)."""
 
     def __init__(self, session: GameSession, text: GameText | None = None, catalogue: LocalCatalogue | None = None,
-                 reader_factory: Callable[[], object] | None = None):
+                 reader_factory: Callable[[], object] | None = None, learning=None):
         self.session = session
         self.t = text or GameText()
         self.catalogue = catalogue or LocalCatalogue()
         self._reader_factory = reader_factory
         self._reader = None
         self._reader_problem: str | None = None
+        #: the table profile (``learning.TableLearning``); None: confirmed photos are not kept
+        self.learning = learning
+        self._reader_model = None  # the adapted model folder the reader was built with (None: shipped)
         self.error: str | None = None
         self.notes: list[str] = []
         self._step: Step | None = None
@@ -139,18 +142,50 @@ class GameVM:
             self.notes.append(text)
 
     def dice_reader(self):
-        """(reader, None) or (None, why the photo reader is not available)."""
+        """(reader, None) or (None, why the photo reader is not available). With a table profile,
+        the reader is rebuilt when the profile's adapted model changed (the learner switched a new
+        one in); a broken profile or an adapted model that cannot load reads with the shipped one."""
+        adapted = self.learning.adapted() if self.learning is not None else None
+        key = None if adapted is None else adapted.folder
+        if self._reader is not None and key != self._reader_model:
+            self._reader, self._reader_problem = None, None
         if self._reader is None and self._reader_problem is None:
             try:
-                if self._reader_factory is not None:
-                    self._reader = self._reader_factory()
-                else:
-                    from vision.reader import DiceReader
-
-                    self._reader = DiceReader.from_files()
+                self._reader, self._reader_model = self._build_reader(adapted), key
             except Exception as exc:  # a missing model must not stop the game: dice by hand
                 self._reader_problem = self.t("g.err.no_reader", why=f"{type(exc).__name__}: {exc}")
         return self._reader, self._reader_problem
+
+    def _build_reader(self, adapted):
+        if self._reader_factory is not None:  # tests: their reader, built again when the model changed
+            return self._reader_factory()
+        from vision.reader import DiceReader
+
+        if adapted is not None:
+            from dataclasses import replace
+
+            from vision.config import DEFAULT_READER
+
+            try:
+                return DiceReader.from_files(classifier=adapted.classifier,
+                                             config=replace(DEFAULT_READER, unsure_below=adapted.unsure_below))
+            except Exception as exc:  # noqa: BLE001 - the adapted model cannot load: the shipped one reads
+                self.learning._report(f"the adapted model cannot load: {exc}")
+        return DiceReader.from_files()
+
+    def learned_from(self) -> int:
+        """How many of the table's dice the reader learned from (0: none, or no profile)."""
+        return self.learning.learned_from() if self.learning is not None else 0
+
+    def keep_confirmed_photo(self, source, dice, removed=()) -> None:
+        """A photo's dice were confirmed: keep them in the table profile and learn, in the
+        background (never blocks the tap; a broken profile is reported there and ignored)."""
+        if self.learning is None:
+            return
+        try:
+            self.learning.add_photo(source, dice, removed)
+        except Exception as exc:  # noqa: BLE001 - the game never stops for the profile
+            self.learning._report(str(exc))
 
     # -- confirming ---------------------------------------------------------------------
     def confirm(self, action: Action, seen: int | None = None) -> bool:
