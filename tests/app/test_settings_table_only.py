@@ -28,7 +28,7 @@ def phone_shell(lang="en", width=390):
 
 def test_access_follows_the_page():
     table, phone = FakeShell(), phone_shell()
-    assert SettingsAccess.of(table.ctl).sections == ("language", "theme", "box", "calibration", "catalogue")
+    assert SettingsAccess.of(table.ctl).sections == ("language", "theme", "box", "calibration", "profile", "catalogue")
     assert SettingsAccess.of(phone.ctl).sections == ("language", "theme")
     assert SettingsAccess.of(table.ctl).saves_prefs and not SettingsAccess.of(phone.ctl).saves_prefs
 

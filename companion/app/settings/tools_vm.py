@@ -169,3 +169,107 @@ class CalibrationTools:
             p.unlink()
             return True
         return False
+
+
+# -- the table profile (issue 38) ---------------------------------------------------------------
+@dataclass(frozen=True)
+class ProfileStatus:
+    dice: int           # confirmed dice kept
+    photos: int
+    learned_from: int   # dice the adapted reader in use trained on (0: the shipped reader)
+    problem: str | None  # the profile is broken (reads go on with the shipped model)
+
+
+class ProfileTools:
+    """The table profile (``vision.profile``, kept by ``companion.app.game.learning``): how many
+    dice, export (a zip in the data directory), import (an export's bytes), clear (asked first:
+    ``ask_clear`` then ``clear``). ``table=False`` (a phone's page) refuses all but the status."""
+
+    def __init__(self, learning=None, table: bool = True, export_dir=None):
+        self.table = table
+        self._learning = learning
+        self._export_dir = export_dir
+        self.clear_asked = False
+
+    @property
+    def learning(self):
+        if self._learning is None:
+            from companion.app.game.learning import table_learning
+
+            self._learning = table_learning()
+        return self._learning
+
+    def status(self) -> ProfileStatus:
+        s = self.learning.summary()
+        if s.get("error"):
+            return ProfileStatus(0, 0, 0, s["error"])
+        return ProfileStatus(int(s.get("dice", 0)), int(s.get("photos", 0)), self.learning.learned_from(),
+                             self.learning.problem if s.get("exists") else None)
+
+    def export(self):
+        """Write the profile to ``table-profile-<date>.zip`` in the data directory; its path."""
+        from pathlib import Path
+
+        from vision.profile import ProfileError
+
+        _table_only(self.table)
+        folder = Path(self._export_dir) if self._export_dir is not None else self.learning.profile.path.parent
+        dest = folder / datetime.now().strftime("table-profile-%Y-%m-%d-%H%M%S.zip")
+        try:
+            if not self.learning.profile.exists():
+                raise ToolError("no confirmed dice yet: nothing to export")
+            folder.mkdir(parents=True, exist_ok=True)
+            return self.learning.profile.export(dest)
+        except ProfileError as exc:
+            raise ToolError(str(exc)) from None
+        except OSError as exc:
+            raise ToolError(f"cannot write {dest}: {exc.strerror or exc}") from None
+
+    def import_bytes(self, data: bytes, source: str) -> ProfileStatus:
+        """Replace the profile by an export (its bytes); a bad file changes nothing."""
+        import tempfile
+        from pathlib import Path
+
+        from vision.profile import ProfileError
+
+        _table_only(self.table)
+        parent = self.learning.profile.path.parent
+        tmp = None
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(prefix=".profile-import-", suffix=".zip", dir=parent, delete=False) as f:
+                f.write(data)
+                tmp = Path(f.name)
+            self.learning.profile.import_from(tmp)
+        except ProfileError as exc:
+            raise ToolError(str(exc).replace(str(tmp), source) if tmp else str(exc)) from None
+        except OSError as exc:
+            raise ToolError(f"{source}: cannot import it ({exc.strerror or exc})") from None
+        finally:
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
+        self.learning.problem = None
+        return self.status()
+
+    def ask_clear(self) -> None:
+        _table_only(self.table)
+        self.clear_asked = True
+
+    def cancel_clear(self) -> None:
+        self.clear_asked = False
+
+    def clear(self) -> bool:
+        """Forget the table's dice and the adapted reader, once ``ask_clear`` was answered yes;
+        ``True`` when there was a profile."""
+        from vision.profile import ProfileError
+
+        _table_only(self.table)
+        if not self.clear_asked:
+            raise ToolError("clearing the table profile must be confirmed first")
+        self.clear_asked = False
+        try:
+            gone = self.learning.profile.clear()
+        except ProfileError as exc:
+            raise ToolError(str(exc)) from None
+        self.learning.problem = None
+        return gone

@@ -1,4 +1,5 @@
-"""Settings: language, theme, "check your box" constants, dice calibration, animal catalogue."""
+"""Settings: language, theme, "check your box" constants, dice calibration, the table profile (the
+table's dice the reader learns from), animal catalogue."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from companion.app.common import features
 from companion.app.common.i18n import LANGUAGE_NAMES, LANGUAGES
 from companion.app.common.prefs import THEMES
 from companion.app.common.widgets import Screen, note, section
-from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ToolError
+from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ProfileTools, ToolError
 from companion.app.settings.vm import MAX_CELL, BoxConstantsForm, SettingsAccess, cell_label
 
 
@@ -34,7 +35,7 @@ class SettingsScreen(Screen):
             section(tr("settings.theme"), [theme]),
         ]
         if access.table:
-            parts += [self._box_section(), self._calibration_section(), self._catalogue_section()]
+            parts += [self._box_section(), self._calibration_section(), self._profile_section(), self._catalogue_section()]
         else:  # a phone: its page's language and theme only (docs/app.md, issue 40)
             parts.append(note(tr("settings.table_only")))
         return ft.Column(parts, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -173,6 +174,72 @@ class SettingsScreen(Screen):
                 ft.OutlinedButton(tr("settings.calibration_clear"), icon=ft.Icons.DELETE_OUTLINE, on_click=clear),
             ], wrap=True),
             status_text,
+        ])
+
+    # -- the table profile (issue 38) -------------------------------------------------------
+    def _profile_section(self) -> ft.Control:
+        tr = self.tr
+        tools: ProfileTools = self.ctl.screen_state("settings.profile", ProfileTools)  # the table's page only
+        info = note("")
+        ask = ft.Column([], spacing=4)
+
+        def show():
+            st = tools.status()
+            if st.problem:
+                info.value, info.color = st.problem, ft.Colors.ERROR
+            elif st.dice:
+                info.value = tr("settings.profile_count", dice=st.dice, photos=st.photos, learned=st.learned_from)
+                info.color = None
+            else:
+                info.value, info.color = tr("settings.profile_none"), None
+            ask.controls = [note(tr("settings.profile_clear_ask")), ft.Row([
+                ft.FilledButton(tr("settings.profile_clear_yes"), icon=ft.Icons.DELETE_FOREVER, on_click=clear_yes),
+                ft.OutlinedButton(tr("settings.profile_clear_no"), on_click=clear_no),
+            ], wrap=True)] if tools.clear_asked else []
+
+        def done(fn, ok_text):
+            try:
+                result = fn()
+            except ToolError as exc:
+                self.shell.toast(tr("settings.profile_failed", error=str(exc)), error=True)
+            else:
+                if ok_text is not None:
+                    self.shell.toast(ok_text(result))
+            show()
+            self.shell.update()
+
+        def export(e):
+            done(tools.export, lambda path: tr("settings.profile_exported", name=path.name))
+
+        def clear_ask(e):
+            done(tools.ask_clear, None)
+
+        def clear_yes(e):
+            done(tools.clear, lambda _: tr("settings.profile_cleared"))
+
+        def clear_no(e):
+            done(tools.cancel_clear, None)
+
+        picker = self.shell.file_picker("profile")
+
+        def picked(e):
+            files = [f for f in (e.files or []) if f.bytes is not None]
+            if files:
+                done(lambda: tools.import_bytes(files[0].bytes, files[0].name), lambda _: tr("settings.profile_imported"))
+
+        picker.on_result = picked
+        show()
+        return section(tr("settings.profile"), [
+            note(tr("settings.profile_help")),
+            info,
+            ft.Row([
+                ft.OutlinedButton(tr("settings.profile_export"), icon=ft.Icons.DOWNLOAD, on_click=export),
+                ft.OutlinedButton(tr("settings.profile_import"), icon=ft.Icons.UPLOAD_FILE,
+                                  action=ft.PickFiles(picker, with_data=True, file_type=ft.FilePickerFileType.CUSTOM,
+                                                      allowed_extensions=["zip"])),
+                ft.OutlinedButton(tr("settings.profile_clear"), icon=ft.Icons.DELETE_OUTLINE, on_click=clear_ask),
+            ], wrap=True),
+            ask,
         ])
 
     # -- animal catalogue ---------------------------------------------------------------------

@@ -38,7 +38,7 @@ TABLE_ONLY = "only the table's screen (the machine that serves the app) can chan
 
 #: the sections of the Settings screen, in order; a phone gets the first two (its page's own)
 PAGE_SECTIONS = ("language", "theme")
-TABLE_SECTIONS = ("box", "calibration", "catalogue")
+TABLE_SECTIONS = ("box", "calibration", "profile", "catalogue")
 
 
 @dataclass(frozen=True)
