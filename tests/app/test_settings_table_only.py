@@ -81,7 +81,8 @@ def test_a_phones_settings_screen_shows_language_and_theme_only(_private_data_di
     (_private_data_dir / board_mod.OVERRIDE_FILE_NAME).write_text(json.dumps({"starting_coins": [2, 3, 4, 5]}))
     phone = " ".join(texts(build_screen("/settings", phone_shell(lang)).view()))
     table = " ".join(texts(build_screen("/settings", FakeShell(lang, 390)).view()))
-    for key in ("board.starting_coins", "settings.calibration", "settings.catalogue", "settings.catalogue_export"):
+    for key in ("board.starting_coins", "settings.calibration", "settings.catalogue", "settings.catalogue_export",
+                "settings.profile", "settings.profile_export", "settings.profile_clear"):
         assert tr(key) in table, key  # the control: the table's page shows them
         assert tr(key) not in phone, key
     assert tr("settings.language") in phone and tr("settings.table_only") in phone

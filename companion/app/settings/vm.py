@@ -15,10 +15,10 @@ What a slot or a bonus space gives (its kind) stays as in the box: only the numb
 
 The table's settings are the table's (issue 40): ``SettingsAccess.of(ctl)`` says what a page is
 offered. A phone (a page of another device, ``common.gate.is_phone``) gets its own page's
-language and theme only; the box constants, the dice calibration, the animal catalogue (import
-and export) and every server path are the serving machine's own page's (docs/app.md). The
-view-models refuse for a phone too (``table=False``), so a screen that forgot to ask changes
-nothing.
+language and theme only; the box constants, the dice calibration, the table profile (its count,
+export, import and clear; issue 38), the animal catalogue (import and export) and every server
+path are the serving machine's own page's (docs/app.md). The view-models refuse for a phone
+too (``table=False``), so a screen that forgot to ask changes nothing.
 """
 
 from __future__ import annotations

@@ -114,10 +114,8 @@ def test_a_removed_unsure_read_is_kept_as_not_a_die(game_dir, tmp_path):
     step = advance_to(vm, "roll_dice", random.Random(5))
     bag = step.entry.bag
     colours = [c for c, k in bag.items() for _ in range(k)][:4]
-    reader.queue.append(FakeRead([_die(c, 2, 10 + 70 * i) for i, c in enumerate(colours)] + [_die("unknown", 1, 330, unsure=True)]))
-    # five reads, one unknown: left out by the read itself
     photo = _photo(tmp_path)
-    reader.queue.clear()
+    # the fourth read is unsure and wrong: the player removes it and taps the die in
     reader.queue.append(FakeRead([_die(c, 2, 10 + 70 * i) for i, c in enumerate(colours[:3])] + [_die(colours[3], 4, 330, unsure=True)]))
     assert step.read_photo(str(photo))
     step.entry.remove(3)
@@ -125,6 +123,17 @@ def test_a_removed_unsure_read_is_kept_as_not_a_die(game_dir, tmp_path):
     assert step.submit()
     dice = learning.profile.dice()
     assert sum(d.die for d in dice) == 3 and [d.box for d in dice if not d.die] == [(330.0, 100.0, 40.0, 40.0)]
+
+
+def test_a_sure_read_removed_is_not_kept_as_not_a_die(game_dir, tmp_path):
+    learning = TableLearning(tmp_path / "profile", starter=lambda job: job(), learner=lambda f: 0)
+    vm, reader = _vm(game_dir, learning)
+    step = advance_to(vm, "roll_dice", random.Random(5))
+    colours = _read_four(step, reader, str(_photo(tmp_path)))
+    step.entry.remove(0)  # maybe another seat's die: not "not a die"
+    assert step.entry.add(colours[0], 3)
+    assert step.submit()
+    assert [d.die for d in learning.profile.dice()] == [True, True, True]
 
 
 def test_a_broken_profile_does_not_break_the_dice_step(game_dir, tmp_path, capsys):
@@ -189,3 +198,26 @@ def test_no_profile_keeps_nothing(game_dir, tmp_path):
     _read_four(step, reader, _photo(tmp_path))
     assert step.submit() and step.learned_from() == 0
     json.dumps(vm.state.to_json())
+
+
+def test_the_dice_step_shows_how_many_dice_the_reader_learned_from(monkeypatch, game_dir, tmp_path):
+    from companion.app.game.holder import game_vm
+    from companion.app.shell.view import build_screen
+    from test_game_views import FakeShell, texts
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    shell = FakeShell()
+    shell.ctl.new_game()
+    shell.ctl.screen_state("/new", lambda: NewGameVM(GameText(), random.Random(2)))
+    build_screen("/new", shell).start()
+    vm = game_vm(shell.ctl)
+    assert vm.learning is not None and vm.learning.profile.path == game_dir / "table-profile"  # the app's data dir
+    reader = FakeReader()
+    vm._reader_factory = lambda: reader
+    vm.learning = TableLearning(tmp_path / "profile", starter=lambda job: job(), learner=lambda f: 0)
+    advance_to(vm, "roll_dice", random.Random(5), seat_kind="human", reader=reader)
+    words = " ".join(texts(build_screen("/game", shell).view()))
+    assert "Learned from" not in words
+    _switch_model(vm.learning, 27)
+    words = " ".join(texts(build_screen("/game", shell).view()))
+    assert "Learned from 27 of your dice" in words
