@@ -7,7 +7,9 @@ action) and sets up round 2. Each view-model action a player must make is one ta
 
 - wizard: the human's name typed (1), the automa's Behavior and Scoring cards picked from a list
   (2 each: open, pick), "Start" (1); the app's shuffled Continent order is used as it is;
-- an expert turned up: its first letters typed in the search (1) and a tap on the name (1);
+- an expert turned up: its first letters typed in the search (1) and a tap on the name (1); or,
+  where the step takes the whole display as one typed list (``RevealExpertStep.reveal_typed``),
+  the list typed once (1: "saf, gao, pora, ...") and its one Confirm (1);
 - an animal turned up: a tap on its continent (1; naming it would cost a typed name more);
 - the round token: 1; an automa's card: "Done" (1); a card taken from the display: 1;
 - an animal's four categories when a human takes it: one chip per type and "Save" (5), or, where
@@ -37,7 +39,7 @@ from companion.app.game.catalogue import LocalCatalogue  # noqa: E402
 from companion.app.game.texts import GameText  # noqa: E402
 from companion.app.game.vm import GameVM  # noqa: E402
 from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft  # noqa: E402
-from companion.content.vocab import CATEGORIES_BY_TYPE, CONTINENTS  # noqa: E402
+from companion.content.vocab import CATEGORIES_BY_TYPE, CONTINENTS, name_key  # noqa: E402
 from companion.store import GameStore  # noqa: E402
 
 T = GameText()
@@ -55,6 +57,15 @@ def fill_catalogue(cat: LocalCatalogue, rng: random.Random) -> dict[str, list[st
     return names
 
 
+def prefix(name: str, names: list[str]) -> str:
+    """The fewest first letters of ``name`` that no other of ``names`` starts with."""
+    key = name_key(name)
+    for i in range(1, len(key) + 1):
+        if sum(1 for n in names if name_key(n).startswith(key[:i])) == 1:
+            return key[:i]
+    return key
+
+
 class Table:
     def __init__(self, folder: Path, seed: int = 7):
         self.rng = random.Random(seed)
@@ -63,6 +74,7 @@ class Table:
         self.names = fill_catalogue(self.catalogue, self.rng)
         self.store = GameStore(folder / "games")
         self.taps: Counter[str] = Counter()
+        self.keys = 0  # letters typed into the experts' search, for the record (not taps)
 
     # -- the wizard -----------------------------------------------------------------------
     def wizard(self) -> GameVM:
@@ -87,8 +99,17 @@ class Table:
         step = vm.step
         k = step.kind
         if k == "reveal_expert":
-            ok = step.reveal(self.rng.choice(step.candidates()))
-            self.taps[k] += 2
+            if hasattr(step, "reveal_typed"):  # the whole display in one typed list + Confirm
+                names = self.rng.sample(step.candidates(), step.slots_left())
+                typed = ", ".join(prefix(n, step.candidates()) for n in names)
+                self.keys += len(typed)
+                ok = step.reveal_typed(typed)
+                self.taps[k] += 2
+            else:
+                name = self.rng.choice(step.candidates())
+                self.keys += len(prefix(name, step.candidates()))
+                ok = step.reveal(name)
+                self.taps[k] += 2
         elif k == "reveal_animal":
             left = [c for c, n in step.continents_left().items() if n > 0]
             ok = step.reveal(self.rng.choice(left))
@@ -124,6 +145,7 @@ def main() -> int:
         # a first game, so that "the last game" exists (not counted)
         first = table.wizard()
         table.taps.clear()
+        table.keys = 0
         vm = table.wizard()
         assert vm.session is not first.session
         per_round: dict[int, Counter] = {}
@@ -148,7 +170,7 @@ def main() -> int:
             f"{k} {n}" for k, n in sorted(per_round.get(1, Counter()).items())) + ")")
         print(f"round 2 set-up: {r2} taps (" + ", ".join(
             f"{k} {n}" for k, n in sorted(per_round.get(2, Counter()).items())) + ")")
-        print(f"in all: {r1 + r2} taps")
+        print(f"in all: {r1 + r2} taps (and {table.keys} letters typed into the experts' search)")
     return 0
 
 
