@@ -9,7 +9,7 @@ action) and sets up round 2. Each view-model action a player must make is one ta
   (2 each: open, pick), "Start" (1); the app's shuffled Continent order is used as it is;
 - an expert turned up: its first letters typed in the search (1) and a tap on the name (1); or,
   where the step takes the whole display as one typed list (``RevealExpertStep.reveal_typed``),
-  the list typed once (1: "saf, gao, pora, ...") and its one Confirm (1);
+  the list typed once (1: "saf,gao,pora,...") and its one Confirm (1);
 - an animal turned up: a tap on its continent (1; naming it would cost a typed name more);
 - the round token: 1; an automa's card: "Done" (1); a card taken from the display: 1;
 - an animal's four categories when a human takes it: one chip per type and "Save" (5), or, where
@@ -101,7 +101,7 @@ class Table:
         if k == "reveal_expert":
             if hasattr(step, "reveal_typed"):  # the whole display in one typed list + Confirm
                 names = self.rng.sample(step.candidates(), step.slots_left())
-                typed = ", ".join(prefix(n, step.candidates()) for n in names)
+                typed = ",".join(prefix(n, step.candidates()) for n in names)
                 self.keys += len(typed)
                 ok = step.reveal_typed(typed)
                 self.taps[k] += 2

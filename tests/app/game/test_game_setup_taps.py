@@ -80,3 +80,23 @@ def test_a_known_animal_s_categories_are_one_tap_from_its_name(game_dir):
     assert step.pick(card), vm.error
     assert vm.state.cards[cid].categories == cats
     assert vm.step.kind != "categories" or vm.step.card_id != cid
+
+
+def test_same_as_last_game_copies_the_seats_in_one_tap(game_dir):
+    store = GameStore(game_dir)
+    w = NewGameVM(T, random.Random(1))
+    assert not w.same_as_last(store) and w.error  # no earlier game: said, nothing changed
+    w.seats = [SeatDraft(AUTOMA, "Robot"), SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Carl")]
+    w.set_behaviour(0, "abraham-trembley")
+    w.set_scoring(0, "l-astrolabe")
+    w.first_player, w.sepultus = 2, True
+    w.shuffle_all()
+    assert w.create(store) is not None, w.error
+    again = NewGameVM(T, random.Random(2))
+    assert again.same_as_last(store), again.error
+    assert [(s.kind, s.name, s.behaviour, s.scoring) for s in again.seats if s.kind == AUTOMA] == [
+        (AUTOMA, "Robot", "abraham-trembley", "l-astrolabe")]
+    assert [s.name for s in again.seats] == ["Robot", "Ana", "Carl"]
+    assert again.first_player == 2 and again.sepultus is True
+    assert again.problems() == []
+    assert again.create(store) is not None
