@@ -13,7 +13,8 @@ between words are fine and not checked. The room model:
   ("Stop / and tell / me" wraps between words, but three lines in a segment is not a label); a segment loses 2 x 12 px padding, an 18 px check mark
   and 8 px for its borders and gap;
 - a button loses 2 x 24 px padding (and 26 px more with an icon), a chip 2 x 16 px, a switch
-  60 px for the switch itself, a radio button 48 px for its circle;
+  60 px for the switch itself (and its label is one line: Flet does not wrap it, the end is cut
+  at the screen's edge), a radio button 48 px for its circle;
 - a text or container with a ``width`` gets that width, less a container's padding; a text cut
   with an ellipsis after ``max_lines`` lines is wrapped between words and must need no more.
 
@@ -131,7 +132,8 @@ def problems(control, width: float = CONTENT) -> list[str]:
             check(c.label if isinstance(c.label, str) else None, room - 48, "radio", bold=False)
             return
         if isinstance(c, ft.Switch):
-            check(c.label if isinstance(c.label, str) else _label(c), room - 60, "switch", bold=False)
+            # Flet draws a switch's label beside it on one line, cut at the screen's edge
+            check(c.label if isinstance(c.label, str) else _label(c), room - 60, "switch", bold=False, whole=True)
             return
         if isinstance(c, ft.Text):
             if isinstance(c.value, str) and (isinstance(own, (int, float)) or c.overflow == ft.TextOverflow.ELLIPSIS):

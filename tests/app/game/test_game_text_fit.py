@@ -43,7 +43,14 @@ def test_every_step_of_two_rounds_fits_a_phone(monkeypatch, game_dir, lang):
             spot = step.dice()[0]
             if step.select_die(spot.owner, spot.slot, spot.index):
                 for o in step.options():
-                    step.open(o.index)
+                    d = step.open(o.index)
+                    found |= set(problems(build_screen("/game", shell).view()))
+                    other = next(c for c in ("red", "yellow", "purple", "blue", "green")
+                                 if c != step.die[0])
+                    try:  # the colour changed: the seal switch is drawn
+                        d.set_colour(other, "token")
+                    except Exception:
+                        continue
                     found |= set(problems(build_screen("/game", shell).view()))
         found |= set(problems(build_screen("/game", shell).view()))
         if answer(vm, rng, reader) == "game_over":
