@@ -267,7 +267,7 @@ def seat_board_view(sb: bv.SeatBoard, gt, show: Show, width: int, parts: Parts |
     def slots():
         boxes = []
         for sl in sb.slots:
-            boxes.append(tappable(ft.Column([ft.Text(sl.effect, size=10, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
+            boxes.append(tappable(ft.Column([ft.Text(sl.effect, size=10, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS,  # FR/IT: 2 lines at 390 px
                                                      color=ft.Colors.ON_SURFACE_VARIANT),
                                              ft.Row([mini_die(d, show, 24) for d in sl.dice] or [ft.Container(height=24)], spacing=2)],
                                             spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),

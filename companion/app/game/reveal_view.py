@@ -52,7 +52,22 @@ class RevealPanel:
         filters = [chip(gt("g.reveal.all"), lambda e: self.set_filter(step, None), step.continent is None)]
         for c in self.vm.state.board.continents:
             filters.append(chip(gt.continent(c), lambda e, c=c: self.set_filter(step, c), step.continent == c, colour=CONTINENT_COLOUR[c]))
+        # the whole display in one Confirm: "saf, gao, pora ..." (issue 41, item 16)
+        found = ft.Text(size=13)
+        many = button(gt("g.reveal.typed_button", n=0), lambda e: self.run(step.reveal_typed, many_field.value or ""))
+
+        def typed_many(e):
+            names, unclear = step.names_typed(e.control.value or "")
+            found.value = gt("g.reveal.typed_found", names=", ".join(names)) if names else ""
+            many.content = gt("g.reveal.typed_button", n=len(names))
+            many.disabled = not names or bool(unclear)
+            found.update()
+            many.update()
+
+        many.disabled = True
+        many_field = ft.TextField(label=gt("g.reveal.typed_label"), on_change=typed_many, multiline=False)
         return [*self.setup_note(),
+                many_field, found, many,
                 note(gt("g.reveal.expert_slot", slot=step.slot + 1, size=step.size)),
                 ft.TextField(label=gt("g.reveal.search"), value=step.query, on_change=typed, autofocus=not self.phone,
                              prefix_icon=ft.Icons.SEARCH),

@@ -41,6 +41,63 @@ class RevealExpertStep(Step):
     def reveal(self, name: str) -> bool:
         return self._confirm(RevealExpert(name))
 
+    # -- the whole display at once (issue 41, item 16) ------------------------------------
+    def slots_left(self) -> int:
+        """Empty slots of the display, this one included: how many one list may reveal."""
+        return sum(1 for x in self.state.expert_display if x is None)
+
+    def match(self, piece: str) -> list[str]:
+        """The unseen experts that ``piece`` names: their name starts with it, or one of their
+        words does; when exactly one name starts with it, that one alone."""
+        q = name_key(piece)
+        if not q:
+            return []
+        seen = set(self.state.experts_seen)
+        names = [e.name for e in EXPERTS if e.name not in seen]
+        first = [n for n in names if name_key(n).startswith(q)]
+        if len(first) == 1:
+            return first
+        return first + [n for n in names if n not in first
+                        and any(name_key(w).startswith(q) for w in n.split()[1:])]
+
+    def names_typed(self, text: str) -> tuple[list[str], list[str]]:
+        """The experts a typed list names, in order ("saf, gao, pora ..."): pieces split at
+        commas, semicolons and line ends, or at spaces when the piece as a whole names no one
+        expert. Returns (the experts found, the pieces that name none or several)."""
+        import re
+
+        found: list[str] = []
+        unclear: list[str] = []
+        for piece in re.split(r"[,;\n]+", text or ""):
+            if not piece.strip():
+                continue
+            hits = self.match(piece)
+            parts = [piece] if len(hits) == 1 or len(piece.split()) < 2 else piece.split()
+            for part in parts:
+                hits = self.match(part)
+                if len(hits) == 1:
+                    if hits[0] not in found:
+                        found.append(hits[0])
+                else:
+                    unclear.append(part.strip())
+        return found, unclear
+
+    def reveal_typed(self, text: str) -> bool:
+        """The whole display (or what is left of it) in one Confirm: the experts the typed list
+        names, in slot order. Refused, revealing nothing, when a piece names none or several, or
+        when it names more experts than there are empty slots."""
+        found, unclear = self.names_typed(text)
+        if unclear:
+            self.vm.error = self.t("g.err.experts_unclear", pieces=", ".join(unclear))
+            return False
+        if not found:
+            self.vm.error = self.t("g.err.experts_none")
+            return False
+        if len(found) > self.slots_left():
+            self.vm.error = self.t("g.err.experts_too_many", n=len(found), slots=self.slots_left())
+            return False
+        return self._confirm_all([RevealExpert(n) for n in found])
+
 
 class RevealAnimalStep(Step):
     """The next animal card into the display: its continent (one tap), optionally its name."""

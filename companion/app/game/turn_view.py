@@ -11,7 +11,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion.app.common.widgets import icon_button, note, sentence
-from companion.app.game.widgets import button, chip, die_chip, wrap
+from companion.app.game.widgets import button, chip, die_chip, labelled_switch, wrap
 from companion.content.vocab import COLOURS
 from companion.engine import EXPERT
 
@@ -96,8 +96,8 @@ class TurnPanel:
         out.append(ft.Text(gt("g.draft.colour")))
         out.append(wrap(cols))
         if sp.colour:
-            out.append(ft.Switch(label=gt("g.draft.colour_by_seal"), value=sp.colour_by == "seal",
-                                 on_change=lambda e: self.run(d.set_colour, sp.colour, "seal" if e.control.value else "token")))
+            out.append(labelled_switch(gt("g.draft.colour_by_seal"), sp.colour_by == "seal",
+                                       lambda e: self.run(d.set_colour, sp.colour, "seal" if e.control.value else "token")))
         if d.kind == "university":
             s = vm.state.seats[step.seat]
             e_ = EXPERT[d.action.name]

@@ -59,3 +59,12 @@ def wrap(controls, spacing=8) -> ft.Row:
 def button(text, on_click, icon=None, filled=True, disabled=False) -> ft.Control:
     cls = ft.FilledButton if filled else ft.OutlinedButton
     return cls(text, icon=icon, on_click=on_click, disabled=disabled)
+
+
+def labelled_switch(label: str, value: bool, on_change) -> ft.Control:
+    """A switch with its label beside it, wrapped over as many lines as it needs (Flet's own
+    ``Switch(label=...)`` is one line, cut at a phone's edge; issue 41, item 7). The switch
+    keeps the label as its accessible name."""
+    sw = ft.Switch(value=value, on_change=on_change)
+    return ft.Row([ft.Semantics(content=sw, label=label), ft.Text(label, expand=True)],
+                  spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER)

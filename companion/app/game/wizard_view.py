@@ -33,6 +33,8 @@ class NewGameScreen(Screen):
         for i, s in enumerate(vm.seats):
             parts.append(self.seat_card(i, s))
         add_row = wrap([
+            # the last game's seats, cards and options in one tap (issue 41, item 16)
+            button(gt("g.wiz.same_as_last"), lambda e: self.act(vm.same_as_last, session_store()), ft.Icons.HISTORY, False),
             button(gt("g.wiz.add_human"), lambda e: self.act(vm.add_seat, HUMAN), ft.Icons.PERSON_ADD, False,
                    disabled=len(vm.seats) >= vm.MAX),
             button(gt("g.wiz.add_automa"), lambda e: self.act(vm.add_seat, AUTOMA), ft.Icons.SMART_TOY, False,

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from automa.content import BEHAVIORS, SCORING_CARDS, Priority, distinct_priorities
-from companion.actions import SeatConfig, StartGame
+from companion.actions import SeatConfig, StartGame, action_from_json
 from companion.content.board import default_board
 from companion.content.vocab import CONTINENTS
 from companion.engine import apply, new_game
@@ -154,6 +154,43 @@ class NewGameVM:
             if name not in taken:
                 return name
             n += 1
+
+    # -- "same as last game" (issue 41, item 16) -------------------------------------------
+    def last_game_start(self, store) -> StartGame | None:
+        """The set-up of the game created last in ``store`` (its first action), or None."""
+        try:
+            games = sorted(store.list_games().games, key=lambda g: (g.created, g.game_id), reverse=True)
+        except Exception:  # StoreError: an unreadable folder offers nothing to copy
+            return None
+        for g in games:
+            try:
+                log = store.open(g.game_id)
+                try:
+                    first = log.actions()[:1]
+                finally:
+                    log.close()
+                a = action_from_json(first[0]) if first else None
+            except Exception:  # a damaged or locked save: try the one before
+                continue
+            if isinstance(a, StartGame):
+                return a
+        return None
+
+    def same_as_last(self, store) -> bool:
+        """One tap: the seats (kind, name, Behavior and Scoring cards, order), the first player
+        and Sepultus of the last game. The automas' Continent cards are shuffled again (each
+        game lays them out anew). Refused with the reason when there is no earlier game."""
+        start = self.last_game_start(store)
+        if start is None:
+            self.error = self.t("g.wiz.same_as_last_none")
+            return False
+        self.seats = [SeatDraft(s.kind, s.name, s.behaviour or "carl-von-linne", s.scoring or "la-boudeuse")
+                      for s in start.seats]
+        self.first_player = start.first_player if 0 <= start.first_player < len(self.seats) else 0
+        self.sepultus = bool(start.sepultus)
+        self.shuffle_all()
+        self.error = None
+        return True
 
     # -- priorities ---------------------------------------------------------------------
     def shuffle(self, i: int) -> None:

@@ -106,11 +106,12 @@ class ScorePadScreen(Screen):
         ], vertical_alignment=ft.CrossAxisAlignment.CENTER)
         parts: list[ft.Control] = [head]
         if seat.kind == "automa":
-            parts.append(ft.SegmentedButton(
-                segments=[ft.Segment(value=c, label=default_board().automa_scoring_cards[c].name)
-                          for c in AUTOMA_SCORING_CARDS],
-                selected=[seat.scoring],
-                on_change=lambda e: self._do(pad.set_scoring, i, e.control.selected[0]),
+            # one card a line: three segments broke "La / Boudeus / e" on a phone (issue 41, item 7)
+            parts.append(ft.RadioGroup(
+                content=ft.Column([ft.Radio(value=c, label=default_board().automa_scoring_cards[c].name)
+                                   for c in AUTOMA_SCORING_CARDS], spacing=0),
+                value=seat.scoring,
+                on_change=lambda e, i=i: self._do(pad.set_scoring, i, e.control.value),
             ))
         counts = HUMAN_COUNTS if seat.kind == "human" else AUTOMA_COUNTS
         parts.append(ft.Container(ft.Row([self._stepper(i, c, seat.counts.get(c, 0)) for c in counts],

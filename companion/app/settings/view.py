@@ -247,10 +247,11 @@ class SettingsScreen(Screen):
         tr = self.tr
         tools = CatalogueTools()
         info = note("")
-        conflict = ft.SegmentedButton(
-            segments=[ft.Segment(value=v, label=tr(f"settings.catalogue_conflict_{v}"))
-                      for v in ("error", "keep", "replace")],
-            selected=["error"],
+        # one choice a line: three segments cut "Stop and tell me" on a phone (issue 41, item 7)
+        conflict = ft.RadioGroup(
+            content=ft.Column([ft.Radio(value=v, label=tr(f"settings.catalogue_conflict_{v}"))
+                               for v in ("error", "keep", "replace")], spacing=0),
+            value="error",
         )
 
         def show_summary():
@@ -268,7 +269,7 @@ class SettingsScreen(Screen):
             if not files:
                 return
             try:
-                report = tools.import_bytes(files[0].bytes, files[0].name, conflict.selected[0])
+                report = tools.import_bytes(files[0].bytes, files[0].name, conflict.value or "error")
             except ToolError as exc:
                 self.shell.toast(tr("settings.catalogue_import_failed", error=str(exc)), error=True)
             else:
