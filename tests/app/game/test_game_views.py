@@ -207,8 +207,7 @@ def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
     labels = {b.content.semantics_label for b in buttons}
     assert {f"Prendre {n}" for n in names} <= labels
     # category chips carry their group
-    step = SimpleNamespace(choices=lambda typ: ["mammal", "bird"] if typ == 1 else ["hot"], chosen=[None] * 4,
-                           query="", suggestions=lambda: [])
+    step = SimpleNamespace(choices=lambda typ: ["mammal", "bird"] if typ == 1 else ["hot"], chosen=[None] * 4)
     chips = [c for c in _walk(ft.Column(screen.draw_categories(step))) if isinstance(c, ft.Chip)]
     assert "Type I · classe : mammifère" in {c.label.semantics_label for c in chips}
     # the wrong join code's message has an accessible name
