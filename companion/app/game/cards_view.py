@@ -97,22 +97,6 @@ class CardsPanel:
     def draw_categories(self, step) -> list[ft.Control]:
         gt = self.gt
         out = [note(gt("g.cats.hint"))]
-        # a known animal: its first letters and one tap on the catalogue's card (issue 41, item 16)
-        sugg = ft.Column(spacing=2)
-
-        def fill():
-            sugg.controls = [ft.ListTile(title=ft.Text(step.suggestion_label(c)), dense=True,
-                                         on_click=lambda e, c=c: self.run(step.pick, c))
-                             for c in step.suggestions()]
-
-        def typed(e):
-            step.query = e.control.value or ""
-            fill()
-            sugg.update()
-
-        fill()
-        out += [ft.TextField(label=gt("g.cats.by_name"), value=step.query, on_change=typed,
-                             prefix_icon=ft.Icons.SEARCH), sugg]
         for typ in (1, 2, 3, 4):
             group = gt(f"g.cats.type{typ}")
             out.append(ft.Text(group))

@@ -122,32 +122,6 @@ class CategoriesStep(Step):
             raise ValueError(f"{category!r} is not a Type {typ} category")
         self.chosen[typ - 1] = category
 
-    # -- by name from the catalogue (issue 41, item 16) -----------------------------------
-    query = ""
-
-    def suggestions(self) -> list:
-        """Catalogue animals of this card's continent with their four categories whose name
-        starts with what was typed (``query``), at most 8: one tap (``pick``) fills and saves
-        the four."""
-        if not self.query.strip():
-            return []
-        return [c for c in self.vm.catalogue.search(self.query, self.card.continent)
-                if getattr(c, "kind", "") == "animal" and c.categories][:8]
-
-    def suggestion_label(self, card) -> str:
-        t = self.t
-        return t("g.reveal.suggestion_full", name=card.name, continent=t.continent(card.continent),
-                 categories=", ".join(t.category(c) for c in card.categories))
-
-    def pick(self, card) -> bool:
-        """One tap on a suggestion: the card's four categories are the catalogue's."""
-        if card.continent != self.card.continent or not card.categories:
-            self.vm.error = self.t("g.err.catalogue_continent", name=card.name,
-                                   continent=self.t.continent(card.continent))
-            return False
-        self.chosen = list(card.categories)
-        return self._confirm(SetCategories(self.card_id, tuple(card.categories)))
-
     def submit(self) -> bool:
         if any(c is None for c in self.chosen):
             self.vm.error = self.t("g.err.four_categories")

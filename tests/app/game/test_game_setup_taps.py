@@ -53,35 +53,6 @@ def test_a_typed_list_that_is_unclear_reveals_nothing(game_dir):
     assert "Safi Limbila" not in vm.step.candidates()
 
 
-def test_a_known_animal_s_categories_are_one_tap_from_its_name(game_dir):
-    from game_play import answer
-
-    vm = new_vm(game_dir)
-    cats = ("bird", "omnivore", "aquatic", "temperate")
-    assert vm.catalogue.remember("Aix galericulata", "asia", cats) is None
-    assert vm.catalogue.remember("Ailurus fulgens", "asia", ("mammal", "herbivore", "arboreal", "cold")) is None
-    rng = random.Random(3)
-    for _ in range(200):  # to the first animal a human takes without its categories
-        if vm.step.kind == "categories":
-            break
-        if vm.step.kind == "reveal_animal":  # all Asia, unnamed: one tap each
-            assert vm.step.reveal("asia" if vm.step.continents_left()["asia"] else
-                                  next(c for c, n in vm.step.continents_left().items() if n)), vm.error
-            continue
-        answer(vm, rng)
-    step = vm.step
-    assert step.kind == "categories" and step.card.continent == "asia"
-    step.query = "ai"
-    assert [c.name for c in step.suggestions()] == ["Ailurus fulgens", "Aix galericulata"]
-    step.query = "aix"
-    [card] = step.suggestions()
-    assert "Bird" in step.suggestion_label(card) or "bird" in step.suggestion_label(card)
-    cid = step.card_id
-    assert step.pick(card), vm.error
-    assert vm.state.cards[cid].categories == cats
-    assert vm.step.kind != "categories" or vm.step.card_id != cid
-
-
 def test_same_as_last_game_copies_the_seats_in_one_tap(game_dir):
     store = GameStore(game_dir)
     w = NewGameVM(T, random.Random(1))
