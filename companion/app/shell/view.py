@@ -225,7 +225,10 @@ class Shell:
             except Exception:  # a page gone or a control replaced meanwhile: nothing to scroll
                 log.debug("scroll to %s skipped", key, exc_info=True)
 
-        page.run_task(go)
+        try:
+            page.run_task(go)
+        except (AttributeError, RuntimeError):  # the page's connection is gone (a phone left)
+            log.debug("scroll to %s skipped: the page is gone", key, exc_info=True)
 
     def is_dark(self) -> bool:
         theme = self.ctl.prefs.theme

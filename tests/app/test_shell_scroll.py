@@ -1,0 +1,37 @@
+"""The shell's scroll to the next step (issue 41, item 6) never raises when the page is gone:
+a tap that arrives after a phone left (its connection closed) redraws the step and asks for the
+scroll; Flet's ``run_task`` then fails on the missing connection (found by
+benchmarks/serve_load.py: 'NoneType' object has no attribute 'loop' in the tap's thread)."""
+from types import SimpleNamespace
+
+from companion.app.shell.view import Shell
+
+
+class _GonePage:
+    def __init__(self):
+        self.asked = 0
+
+    def run_task(self, handler, *a, **kw):
+        self.asked += 1
+        handler().close()  # the coroutine is never run: close it as Flet would leave it
+        raise AttributeError("'NoneType' object has no attribute 'loop'")
+
+
+class _LivePage:
+    def __init__(self):
+        self.tasks = []
+
+    def run_task(self, handler, *a, **kw):
+        self.tasks.append(handler)
+
+
+def test_a_scroll_on_a_page_whose_connection_is_gone_is_skipped():
+    page = _GonePage()
+    Shell.scroll_to_key(SimpleNamespace(scroller=object(), page=page), "step")
+    assert page.asked == 1
+
+
+def test_a_scroll_on_a_live_page_is_sent_to_its_loop():
+    page = _LivePage()
+    Shell.scroll_to_key(SimpleNamespace(scroller=object(), page=page), "step")
+    assert len(page.tasks) == 1
