@@ -40,34 +40,38 @@ APP_TERMS: dict[str, str] = {
 }
 
 
+def _check_language(lang: str) -> None:
+    if lang not in ENGINE_LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(ENGINE_LANGUAGES)}")
+
+
+def _app_table(folder: str, lang: str) -> dict[str, str]:
+    """A flat table of strings from ``assets/i18n/<folder>/<lang>.json`` (checked)."""
+    path = resources.files("companion.app").joinpath("assets", "i18n", folder, f"{lang}.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ValueError(f"{folder} i18n table {lang}.json must be a flat object of strings")
+    return table
+
+
 @lru_cache(maxsize=None)
 def load_engine_table(lang: str) -> dict[str, str]:
     """The engine's messages in ``lang``: the engine's table for English, the app's otherwise."""
-    if lang not in ENGINE_LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(ENGINE_LANGUAGES)}")
+    _check_language(lang)
     if lang == "en":
         return english_table()
-    path = resources.files("companion.app").joinpath("assets", "i18n", "engine", f"{lang}.json")
-    table = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
-        raise ValueError(f"engine i18n table {lang}.json must be a flat object of strings")
-    return table
+    return _app_table("engine", lang)
 
 
 @lru_cache(maxsize=None)
 def load_automa_table(lang: str) -> dict[str, str]:
     """The Automa's instructions in ``lang`` (keys ``ai.*``)."""
-    if lang not in ENGINE_LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; the app speaks {', '.join(ENGINE_LANGUAGES)}")
+    _check_language(lang)
     if lang == "en":
         from automa.words import automa_table_en
 
         return automa_table_en()
-    path = resources.files("companion.app").joinpath("assets", "i18n", "automa", f"{lang}.json")
-    table = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
-        raise ValueError(f"automa i18n table {lang}.json must be a flat object of strings")
-    return table
+    return _app_table("automa", lang)
 
 
 def _full_table(lang: str) -> ChainMap:
