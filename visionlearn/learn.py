@@ -12,7 +12,9 @@
    dice; a die confirmed with colour null trains the value only (the colour loss is masked);
 3. the held-back dice are read by the adapted and the shipped network; the threshold comes from
    the held-back reads (``visionlearn.threshold``); the adapted model is adopted only when it
-   reads at least as many held-back dice right as the shipped one;
+   reads the held-back dice better than the shipped one: more of them right, or as many right and
+   more of them sure and right (at its threshold; the shipped one at its 0.85). Held-back dice
+   read alike by both are no reason to change the reader;
 4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
    costs what a shipped read costs), checked against torch with onnxruntime, and switched in
    atomically (``TableProfile.switch_model``). Any failure before the switch leaves the last good
@@ -30,6 +32,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
+from vision.config import DEFAULT_READER
 from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier
 from vision.profile import CACHE_DIR, CLASSIFIER_FILE, ConfirmedDie, ProfileError, TableProfile
 from visionlab.train.data import CONTEXT, CROP, _jitter_box
@@ -48,6 +51,7 @@ LR = 3e-4
 REPLAY_SEED = 1900  # a training seed of our renderer (docs/vision-model.md: training uses 1000-1999)
 REPLAY_SCENES = 60
 REPLAY_VERSION = 1
+SHIPPED_UNSURE_BELOW = DEFAULT_READER.unsure_below  # the shipped reader's threshold (models/README.md)
 
 
 class LearnError(Exception):
@@ -272,10 +276,15 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
         "base_classifier_sha256": _sha256(shipped),
     }
-    if held_dice and right < shipped_right:
+    shipped_sure, shipped_wrong = sure_counts([(r["confidence"], r["right"]) for r in shipped_reads
+                                               if r["can_be_sure"]], SHIPPED_UNSURE_BELOW)
+    report["held_back"].update(sure_right=sure - wrong, sure_right_shipped=shipped_sure - shipped_wrong)
+    better = (right, sure - wrong) > (shipped_right, shipped_sure - shipped_wrong)
+    if held_dice and not better:
         report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
-                      reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right, the shipped "
-                             f"one {shipped_right}: not adopted, the last good model stays")
+                      reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
+                             f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
+                             f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
         return report
     folder = profile.new_model_folder()
     try:

@@ -88,9 +88,22 @@ def test_learning_changes_the_reads_and_a_failed_learn_keeps_the_last_model(tmp_
         raise RuntimeError("disk full")
     monkeypatch.setattr(O, "write_classifier_onnx", boom)
     with pytest.raises(RuntimeError, match="disk full"):
-        L.learn(prof.path, cache_dir=tmp_path / "cache", steps=2, log=lambda m: None)
+        L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
     assert prof.current_model().folder == good.folder
     assert [p.name for p in (prof.path / "model").iterdir() if p.is_dir()] == [good.folder.name]
+
+
+@pytest.mark.slow
+def test_a_model_no_better_on_the_held_back_dice_is_not_adopted(tmp_path):
+    """No training step: the "adapted" network is the shipped one, it reads the held-back dice
+    exactly as the shipped one does (a tie), so the reader is left as it was."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 2, colour=None)))
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=0, log=lambda m: None)
+    h = report["held_back"]
+    assert (h["right"], h["sure_right"]) == (h["right_shipped"], h["sure_right_shipped"]) and h["dice"] > 0
+    assert not report["adopted"] and "no better" in report["reason"]
+    assert prof.current_model() is None
 
 
 def test_value_only_labels_train_the_value_only(tmp_path):
@@ -145,7 +158,7 @@ def test_vision_learn_then_read_with_the_profile(tmp_path):
     (cache / f"replay-{L.REPLAY_SEED}-6-v{L.REPLAY_VERSION}.npz").rename(
         cache / f"replay-{L.REPLAY_SEED}-60-v{L.REPLAY_VERSION}.npz")
     out, err = io.StringIO(), io.StringIO()
-    code = main(["learn", "--profile", str(tmp_path / "prof"), str(labels), "--steps", "5", "--cache", str(cache)],
+    code = main(["learn", "--profile", str(tmp_path / "prof"), str(labels), "--steps", "12", "--cache", str(cache)],
                 out=out, err=err)
     assert code == 0, err.getvalue()
     text = out.getvalue()
