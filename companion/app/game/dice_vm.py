@@ -273,7 +273,7 @@ class RollDiceStep(Step):
         if ok:
             # dice read from a photo (every die with its box) are placed from it at the next step
             read = not self.automa and boxes and all(b is not None for b in boxes)
-            self.vm.photo_layout = (seat, action.dice, boxes) if read else None
+            self.vm.photo_layout = (self.state.round, seat, action.dice, boxes) if read else None
         if ok and self.entry.photo is not None:
             self.vm.keep_confirmed_photo(self.entry.photo, self.entry.confirmed_dice(), self.entry.removed)
         if ok and self.automa:
@@ -295,8 +295,8 @@ class PlaceDiceStep(Step):
         self.n_slots = len(self.state.board.slot_effects)
         layout = getattr(vm, "photo_layout", None)
         placed = None
-        if layout is not None and layout[0] == self.seat and list(layout[1]) == self.rolled:
-            placed = slots_from_photo(layout[2], self.n_slots)
+        if layout is not None and layout[:2] == (self.state.round, self.seat) and list(layout[2]) == self.rolled:
+            placed = slots_from_photo(layout[3], self.n_slots)
         self.from_photo = placed is not None
         if placed is not None:
             self.slots, self.selected = list(placed), None

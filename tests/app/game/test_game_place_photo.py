@@ -203,3 +203,16 @@ def test_the_place_step_says_the_dice_came_from_the_photo(game_dir):
     place.clear()
     words = texts(_Panel(vm).draw_place_dice(place))
     assert "Tap a die, then the slot it goes on." in words
+
+
+def test_a_layout_of_another_round_is_not_used(game_dir):
+    """A page's photo of an earlier round (a shared game: this round's dice entered on another
+    phone) never places this round's dice, even the same dice."""
+    from companion.app.game.dice_vm import PlaceDiceStep
+
+    vm, reader, step = _roll_step(game_dir)
+    place = _photo_read(vm, reader, step, _dice(step, 4), (20, 110, 200, 290))
+    assert place.from_photo and PlaceDiceStep(vm).from_photo  # built again (an undo): placed again
+    vm.photo_layout = (vm.state.round - 1,) + vm.photo_layout[1:]
+    again = PlaceDiceStep(vm)
+    assert not again.from_photo and again.slots == [None] * 4
