@@ -70,6 +70,8 @@ class Table(webapp.ScreenTab):
     def __init__(self, page, data: Path):
         super().__init__(page, data)
         self.seen_steps: set[str] = set()
+        #: the photo's dice left to right (box centres), when the read gave every die of the seat
+        self.photo_order: list[tuple[str, int]] | None = None
 
     # -- reading the screen ----------------------------------------------------------
     def nodes(self) -> list[list[str]]:
@@ -310,6 +312,9 @@ def dice_by_photo(t: Table, count: int, tmp: Path) -> tuple[list[tuple[str, int]
             t.wait(lambda r=read: sum(u for *_, u in chips(t)) < sum(u for *_, u in r), "the unsure die accepted")
             read = chips(t)
     dice = [(c, v) for c, v, _ in read]
+    if len(dice) == count:  # every die from the photo: placed from it, left to right (issue 38, item 5)
+        t.photo_order = [(d["colour"], int(d["value"]))
+                         for d in sorted(expected, key=lambda d: d["box"][0] + d["box"][2] / 2)]
     if len(dice) < count:  # a read with fewer dice: the missing ones are tapped in
         bag = bag_after(t)
         extra = []
@@ -368,15 +373,25 @@ _PLACED_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).fil
 
 
 def place_dice(t: Table) -> None:
-    """Tap a slot for each die (the app selects the next unplaced die after each)."""
+    """Dice read from a photo of the board come on their slots (issue 38, item 5): all of them
+    are checked inside a slot and the board confirmed as it is. Otherwise a slot is tapped for
+    each die (the app selects the next unplaced die after each)."""
     t.shot("place")
     n = len(engine_state(t.data).seats[0].rolled)
-    for k in range(n):
+    hint = t.wait(lambda: next((h for h in ("Placed from the photo", "Tap a die, then the slot")
+                                if any(h in x for x in t.texts())), None), "the placing hint")
+    from_photo = hint == "Placed from the photo"
+    assert from_photo == (t.photo_order is not None), (hint, t.photo_order)
+    if from_photo:
+        t.wait(lambda: t.page.evaluate(_PLACED_JS) == n, f"the {n} dice on their slots")
+    for k in range(0 if from_photo else n):
         t.starts("button", f"Slot {k % 4 + 1}").click()
         t.wait(lambda k=k: t.page.evaluate(_PLACED_JS) == k + 1, f"die {k + 1} on its slot")
     webapp.shown(t.page, "Every die has a slot.").wait_for(timeout=TIMEOUT_MS)
     t.shot("placed")
     t.tap_confirmed(t.button("Confirm the board"), "the board")
+    if from_photo:  # one step: the k-th die from the left on slot k
+        assert [d for s in engine_state(t.data).seats[0].slots for d in s] == t.photo_order, t.photo_order
 
 
 def check_numbers(t: Table, when: str) -> dict[str, tuple]:

@@ -117,7 +117,7 @@ class DicePanel:
                 width=150 if not self.phone else 160, padding=8, border_radius=8,
                 border=ft.Border.all(2, ft.Colors.OUTLINE), on_click=lambda e, sl=sl: (step.put(sl), self.redraw())),
                 label=gt("g.place.slot", n=sl + 1), button=True, container=True))
-        return [note(gt("g.place.hint")),
+        return [note(gt("g.place.from_photo" if step.from_photo else "g.place.hint")),
                 wrap(unplaced) if unplaced else note(gt("g.place.all_placed")),
                 wrap(slots),
                 wrap([button(gt("g.place.clear"), lambda e: (step.clear(), self.redraw()), ft.Icons.CLEAR_ALL, False),

@@ -13,6 +13,11 @@ A read with fewer dice than the seat draws is kept and the missing dice are tapp
 The dice questions: ``RollDiceStep`` (a seat's dice drawn and rolled, entered with a
 ``DiceEntry``), ``PlaceDiceStep`` (a human puts each die on a slot) and ``RollDieStep`` (one die
 rolled again). Drawn by ``dice_view``.
+
+Dice read from a photo of them lying on the seat's board come to ``PlaceDiceStep`` already on
+their slots (``slots_from_photo``: left to right by box centre; with the extra die the two
+closest share a slot); the player checks and confirms, and a die moved onto a taken slot swaps
+with the die there. Dice tapped in by hand (or partly) start unplaced, as before.
 """
 
 from __future__ import annotations
@@ -208,6 +213,29 @@ def _box(b) -> tuple[float, float, float, float] | None:
     return (x, y, w, h) if w > 0 and h > 0 else None
 
 
+def slots_from_photo(boxes, n_slots: int = 4) -> list[int] | None:
+    """The slots of dice lying on a player board, from their boxes in a photo ((x, y, w, h), x to
+    the right): the dice sorted by box centre x, left to right, the k-th die on slot k. With more
+    dice than slots (the extra die), the dice closest in x share a slot: neighbouring groups whose
+    facing centres are closest are joined until there are ``n_slots`` groups (a tie: the leftmost
+    pair). ``result[i]`` is the slot of ``boxes[i]``. None (do not place): fewer dice than slots,
+    no slots, or a die without a box."""
+    boxes = [_box(b) for b in boxes]
+    if n_slots <= 0 or len(boxes) < n_slots or any(b is None for b in boxes):
+        return None
+    centre = [x + w / 2 for x, _, w, _ in boxes]
+    order = sorted(range(len(boxes)), key=lambda i: (centre[i], i))
+    groups = [[i] for i in order]
+    while len(groups) > n_slots:
+        k = min(range(len(groups) - 1), key=lambda k: (centre[groups[k + 1][0]] - centre[groups[k][-1]], k))
+        groups[k:k + 2] = [groups[k] + groups[k + 1]]
+    slots = [0] * len(boxes)
+    for slot, g in enumerate(groups):
+        for i in g:
+            slots[i] = slot
+    return slots
+
+
 class RollDiceStep(Step):
     """A seat's dice drawn and rolled: tapped in, or read from a photo (see ``DiceEntry``)."""
 
@@ -239,7 +267,13 @@ class RollDiceStep(Step):
             self.vm.error = problem
             return False
         seat = self.seat
-        ok = self._confirm(self.entry.action(seat))
+        action = self.entry.action(seat)
+        boxes = tuple(c.box for c in self.entry.chips)
+        ok = self._confirm(action)
+        if ok:
+            # dice read from a photo (every die with its box) are placed from it at the next step
+            read = not self.automa and boxes and all(b is not None for b in boxes)
+            self.vm.photo_layout = (self.state.round, seat, action.dice, boxes) if read else None
         if ok and self.entry.photo is not None:
             self.vm.keep_confirmed_photo(self.entry.photo, self.entry.confirmed_dice(), self.entry.removed)
         if ok and self.automa:
@@ -248,7 +282,8 @@ class RollDiceStep(Step):
 
 
 class PlaceDiceStep(Step):
-    """A human puts each rolled die on a slot: tap a die, then a slot."""
+    """A human puts each rolled die on a slot: tap a die, then a slot. Dice read from a photo
+    start on the slots the photo shows (``from_photo``; see ``slots_from_photo``)."""
 
     kind = "place_dice"
 
@@ -257,14 +292,34 @@ class PlaceDiceStep(Step):
         self.rolled = list(self.state.seats[self.seat].rolled)
         self.slots: list[int | None] = [None] * len(self.rolled)
         self.selected: int | None = 0 if self.rolled else None
+        self.n_slots = len(self.state.board.slot_effects)
+        layout = getattr(vm, "photo_layout", None)
+        placed = None
+        if layout is not None and layout[:2] == (self.state.round, self.seat) and list(layout[2]) == self.rolled:
+            placed = slots_from_photo(layout[3], self.n_slots)
+        self.from_photo = placed is not None
+        if placed is not None:
+            self.slots, self.selected = list(placed), None
 
     def select(self, i: int) -> None:
         self.selected = i
 
     def put(self, slot: int) -> None:
         """Put the selected die on ``slot`` (a die already there goes back to the unplaced ones,
-        except with the extra die, when two dice may share a slot)."""
+        except with the extra die, when two dice may share a slot). On a board placed from a
+        photo, a placed die moved onto a taken slot swaps with the die there (with the extra die:
+        only when its own slot would be left empty or the slot over-full), so each tap on a slot
+        keeps every die placed."""
         if self.selected is None:
+            return
+        i, old = self.selected, self.slots[self.selected]
+        if self.from_photo and old is not None and old != slot:
+            self.slots[i] = slot
+            others = [j for j in self.in_slot(slot) if j != i]
+            full = len(others) + 1 > 1 + max(0, len(self.rolled) - self.n_slots)
+            if others and (full or not self.in_slot(old)):
+                self.slots[others[0]] = old
+            self.selected = None
             return
         share = len(self.rolled) > 4
         if not share:
@@ -276,8 +331,10 @@ class PlaceDiceStep(Step):
         self.selected = nxt[0] if nxt else None
 
     def clear(self) -> None:
+        """Every die back to the unplaced ones (a photo's placement too): placed by hand from here."""
         self.slots = [None] * len(self.rolled)
         self.selected = 0 if self.rolled else None
+        self.from_photo = False
 
     def in_slot(self, slot: int) -> list[int]:
         return [j for j, s in enumerate(self.slots) if s == slot]

@@ -65,6 +65,9 @@ class GameVM:
         self._reader_model = None  # the adapted model folder the reader was built with (None: shipped)
         self.error: str | None = None
         self.notes: list[str] = []
+        #: (round, seat, dice, boxes) of the dice this page last confirmed from a photo: that
+        #: seat's ``PlaceDiceStep`` of that round starts with them on the slots the photo shows
+        self.photo_layout: tuple | None = None
         self._step: Step | None = None
         self._version = 0
         self._listeners: list[Callable[[], None]] = []

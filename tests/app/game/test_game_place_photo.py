@@ -1,0 +1,218 @@
+"""Dice placed from the photo that read them (issue 38, item 5): a photo of a seat's dice lying on
+its board puts the k-th die from the left on the k-th slot (with the extra die, the two closest
+share a slot); the player confirms in one step, and a tap on a slot moves a picked die (swapping).
+Dice tapped in by hand are placed as before; the game never depends on the camera."""
+
+from __future__ import annotations
+
+import random
+
+from game_play import FakeDie, FakeRead, FakeReader
+from test_game_views import texts
+from test_game_vm import advance_to, new_vm
+
+from companion.app.game.dice_view import DicePanel
+from companion.app.game.dice_vm import slots_from_photo
+from companion.app.game.wizard_vm import HUMAN
+
+
+def _boxes(*xs, w=40):
+    return [(x, 100, w, w) for x in xs]
+
+
+# --------------------------------------------------------------------------- the pure function
+
+
+def test_left_to_right_by_box_centre():
+    assert slots_from_photo(_boxes(20, 110, 200, 290)) == [0, 1, 2, 3]
+    assert slots_from_photo(_boxes(290, 200, 110, 20)) == [3, 2, 1, 0]
+    assert slots_from_photo(_boxes(200, 20, 290, 110)) == [2, 0, 3, 1]
+    # the centre counts, not the left edge: a wide box starting first but centred second
+    assert slots_from_photo([(0, 0, 200, 40), (60, 0, 20, 20), (300, 0, 20, 20), (400, 0, 20, 20)]) == [1, 0, 2, 3]
+    # y does not matter (a board photographed a little askew)
+    assert slots_from_photo([(20, 300, 40, 40), (110, 10, 40, 40), (200, 200, 40, 40), (290, 0, 40, 40)]) == [0, 1, 2, 3]
+    # equal centres keep the read's order
+    assert slots_from_photo(_boxes(0, 0, 0, 0)) == [0, 1, 2, 3]
+
+
+def test_with_the_extra_die_the_two_closest_share_a_slot():
+    assert slots_from_photo(_boxes(20, 110, 130, 250, 340)) == [0, 1, 1, 2, 3]
+    assert slots_from_photo(_boxes(20, 40, 150, 250, 340)) == [0, 0, 1, 2, 3]
+    assert slots_from_photo(_boxes(20, 110, 200, 290, 300)) == [0, 1, 2, 3, 3]
+    # in any read order
+    assert slots_from_photo(_boxes(300, 110, 20, 290, 200)) == [3, 1, 0, 3, 2]
+    # a tie between two gaps: the leftmost pair
+    assert slots_from_photo(_boxes(0, 10, 100, 110, 300)) == [0, 0, 1, 2, 3]
+
+
+def test_nothing_placed_without_a_box_or_with_too_few_dice():
+    assert slots_from_photo(_boxes(20, 110, 200)) is None
+    assert slots_from_photo([]) is None
+    assert slots_from_photo(_boxes(20, 110, 200) + [None]) is None
+    assert slots_from_photo(_boxes(20, 110, 200) + [(290, 100, 0, 40)]) is None  # an empty box
+    assert slots_from_photo(_boxes(20, 110, 200, 290), 0) is None
+
+
+# --------------------------------------------------------------------------- the game's steps
+
+
+def _roll_step(game_dir, extra_die=False):
+    reader = FakeReader()
+    vm, _ = new_vm(game_dir, [(HUMAN, "Ana"), (HUMAN, "Ben")], seed=5, reader=reader)
+    rng = random.Random(5)
+    if extra_die:
+        tok = advance_to(vm, "reveal_round_token", rng)
+        assert tok.reveal("extra_die"), vm.error
+    return vm, reader, advance_to(vm, "roll_dice", rng)
+
+
+def _dice(step, n):
+    bag = step.entry.bag
+    return [(c, 1 + i) for i, c in enumerate([c for c, k in bag.items() for _ in range(k)][::3][:n])]
+
+
+def _photo_read(vm, reader, step, dice, xs):
+    die = []
+    for (c, v), x in zip(dice, xs):
+        d = FakeDie(c, v)
+        d.box = (x, 100, 40, 40)
+        die.append(d)
+    reader.queue.append(FakeRead(die))
+    assert step.read_photo(b"jpeg bytes"), step.entry.message
+    assert step.submit(), vm.error
+    return vm.step
+
+
+def test_four_dice_read_from_a_photo_are_placed_in_one_step_both_orders(game_dir):
+    for xs, want in (((20, 110, 200, 290), [0, 1, 2, 3]), ((290, 200, 110, 20), [3, 2, 1, 0])):
+        vm, reader, step = _roll_step(game_dir / str(xs[0]))
+        seat = step.seat
+        dice = _dice(step, 4)
+        place = _photo_read(vm, reader, step, dice, xs)
+        assert place.kind == "place_dice" and place.seat == seat
+        assert place.from_photo and place.slots == want and place.ready() and place.selected is None
+        n = vm.state.n_actions
+        assert place.submit(), vm.error  # one step: Confirm the board
+        assert vm.state.n_actions == n + 1
+        slots = vm.state.seats[seat].slots
+        assert [s[0] for s in slots] == [dice[want.index(k)] for k in range(4)]
+
+
+def test_five_dice_with_the_extra_die_the_two_closest_share_a_slot(game_dir):
+    vm, reader, step = _roll_step(game_dir, extra_die=True)
+    assert step.entry.count == 5
+    seat = step.seat
+    dice = _dice(step, 5)
+    place = _photo_read(vm, reader, step, dice, (340, 20, 130, 250, 110))
+    assert place.from_photo and place.slots == [3, 0, 1, 2, 1] and place.ready()
+    assert place.submit(), vm.error
+    assert vm.state.seats[seat].slots == [[dice[1]], [dice[2], dice[4]], [dice[3]], [dice[0]]]
+
+
+def test_a_tap_on_a_slot_moves_a_picked_die_and_keeps_every_die_placed(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    place = _photo_read(vm, reader, step, dice, (20, 110, 200, 290))
+    place.select(0)
+    place.put(2)  # the die of slot 3 swaps with it
+    assert place.slots == [2, 1, 0, 3] and place.ready() and place.selected is None
+    place.select(3)
+    place.put(3)  # on its own slot: nothing moves
+    assert place.slots == [2, 1, 0, 3]
+    assert place.submit(), vm.error
+    assert vm.state.seats[place.seat].slots[2] == [dice[0]]
+
+
+def test_moves_with_the_extra_die_stay_legal(game_dir):
+    vm, reader, step = _roll_step(game_dir, extra_die=True)
+    dice = _dice(step, 5)
+    place = _photo_read(vm, reader, step, dice, (20, 110, 130, 250, 340))
+    assert place.slots == [0, 1, 1, 2, 3]
+    place.select(1)
+    place.put(3)  # from the shared slot: two dice on slot 4 now, no swap
+    assert place.slots == [0, 3, 1, 2, 3]
+    place.select(0)
+    place.put(3)  # slot 1 would be empty and slot 4 over-full: a die of slot 4 goes to slot 1
+    assert place.slots == [3, 0, 1, 2, 3] and sorted(place.slots) == [0, 1, 2, 3, 3]
+    assert place.submit(), vm.error
+
+
+def test_dice_tapped_in_by_hand_are_placed_as_before(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    for c, v in dice:
+        assert step.entry.add(c, v)
+    assert step.submit()
+    place = vm.step
+    assert place.kind == "place_dice" and not place.from_photo
+    assert place.slots == [None] * 4 and place.selected == 0 and not place.ready()
+    place.put(1)
+    place.put(1)  # the second die takes slot 2: the first goes back to the unplaced ones
+    assert place.slots == [None, 1, None, None] and place.selected == 0
+    for k in (0, 2, 3):
+        place.put(k)
+    assert place.slots == [0, 1, 2, 3] and place.submit()
+    # the next seat (Ben) by hand too: nothing is placed for him from Ana's photo either
+    assert vm.step.kind == "roll_dice"
+
+
+def test_a_read_completed_by_hand_or_cleared_is_placed_by_hand(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    d = FakeDie(*dice[0])
+    d.box = (20, 100, 40, 40)
+    reader.queue.append(FakeRead([d]))
+    assert step.read_photo(b"jpeg bytes")
+    for c, v in dice[1:]:
+        assert step.entry.add(c, v)  # dice tapped in: no box, so no placement from the photo
+    assert step.submit()
+    assert not vm.step.from_photo and vm.step.slots == [None] * 4
+    # a photo placement the player starts again is placed by hand
+    vm, reader, step = _roll_step(game_dir / "again")
+    place = _photo_read(vm, reader, step, _dice(step, 4), (20, 110, 200, 290))
+    place.clear()
+    assert not place.from_photo and place.slots == [None] * 4 and place.selected == 0
+
+
+def test_only_the_seat_the_photo_was_of_is_placed(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    place = _photo_read(vm, reader, step, _dice(step, 4), (20, 110, 200, 290))
+    assert place.submit()
+    step = vm.step
+    assert step.kind == "roll_dice" and step.seat != place.seat
+    for c, v in _dice(step, 4):
+        assert step.entry.add(c, v)
+    assert step.submit() and vm.step.kind == "place_dice" and not vm.step.from_photo
+
+
+class _Panel(DicePanel):
+    def __init__(self, vm):
+        self.vm, self.gt, self.phone = vm, vm.t, True
+
+    def redraw(self):
+        pass
+
+
+def test_the_place_step_says_the_dice_came_from_the_photo(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    place = _photo_read(vm, reader, step, dice, (290, 200, 110, 20))
+    words = texts(_Panel(vm).draw_place_dice(place))
+    assert any(w.startswith("Placed from the photo, left to right") for w in words)
+    assert "Every die has a slot." in words and "Tap a die, then the slot it goes on." not in words
+    place.clear()
+    words = texts(_Panel(vm).draw_place_dice(place))
+    assert "Tap a die, then the slot it goes on." in words
+
+
+def test_a_layout_of_another_round_is_not_used(game_dir):
+    """A page's photo of an earlier round (a shared game: this round's dice entered on another
+    phone) never places this round's dice, even the same dice."""
+    from companion.app.game.dice_vm import PlaceDiceStep
+
+    vm, reader, step = _roll_step(game_dir)
+    place = _photo_read(vm, reader, step, _dice(step, 4), (20, 110, 200, 290))
+    assert place.from_photo and PlaceDiceStep(vm).from_photo  # built again (an undo): placed again
+    vm.photo_layout = (vm.state.round - 1,) + vm.photo_layout[1:]
+    again = PlaceDiceStep(vm)
+    assert not again.from_photo and again.slots == [None] * 4
