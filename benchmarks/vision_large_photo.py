@@ -1,6 +1,6 @@
 """Reading speed of the dice reader on one core (prints figures; no assertion).
 
-    taskset -c 0 python benchmarks/vision_large_photo.py [--runs N] [--json] [--first-pass-only]
+    taskset -c 0 python benchmarks/vision_large_photo.py [--runs N] [--json] [--first-pass-only] [--profile DIR]
 
 - a 4032x3024 JPEG (quality 90) with 20 small dice (boxes of about 80-125 px, rendered by
   ``visionlab.bench.large``, seed ``SPEED_SEED``), JPEG bytes in, dice out: decoding, both detection
@@ -11,7 +11,9 @@ OpenCV and onnxruntime use one thread and the process is pinned to one CPU (``sp
 Each figure is the median wall time of ``--runs`` reads after two warm-up reads, with the median
 CPU time of this process beside it (``time.process_time``): on a machine shared with other work
 the wall time also measures the neighbours, the CPU time much less so. ``--first-pass-only``
-measures with the finer pass off (``ModelConfig.fine_below_px = None``), for comparison.
+measures with the finer pass off (``ModelConfig.fine_below_px = None``), for comparison;
+``--profile DIR`` reads with a table profile's adapted classifier (``benchmarks/vision_learn.py`` makes
+one), the issue's "a read with an adapted model" figures.
 """
 
 from __future__ import annotations
@@ -52,16 +54,32 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python benchmarks/vision_large_photo.py")
     p.add_argument("--runs", type=int, default=20, help="timed reads per image (default 20)")
     p.add_argument("--first-pass-only", action="store_true", help="the finer pass off, for comparison")
+    p.add_argument("--profile", type=Path, default=None,
+                   help="read with this table profile's adapted classifier (python -m vision learn)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be >= 1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    reader = DiceReader.from_files(threads=1)
+    if args.profile is not None:
+        from vision.profile import TableProfile
+
+        model = TableProfile(args.profile).current_model()
+        if model is None:
+            p.error(f"{args.profile}: no adapted model in this profile")
+        from vision.config import DEFAULT_READER
+
+        reader = DiceReader.from_files(threads=1, classifier=model.classifier,
+                                       config=replace(DEFAULT_READER, unsure_below=model.unsure_below))
+        classifier = f"adapted ({model.classifier})"
+    else:
+        reader = DiceReader.from_files(threads=1)
+        classifier = "shipped"
     if args.first_pass_only:
         reader.model.config = replace(reader.model.config, fine_below_px=None)
     figures = {"large": bench_large_speed(reader, args.runs), "small": small_photo_speed(reader, args.runs),
                "finer_pass": not args.first_pass_only,
+               "classifier": classifier,
                "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
     if args.json:
         print(json.dumps(figures))
@@ -71,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{f['image']} with {f['dice_in_scene']} dice ({f['dice_read']} read): median {f['median_ms']:.1f} ms "
               f"({f['median_cpu_ms']:.1f} ms of CPU), {f['runs']} runs, one thread, {f['cpu']}")
     la = figures["load_average"]
-    print(f"finer pass {'on' if figures['finer_pass'] else 'off'}; machine load average "
+    print(f"classifier: {figures['classifier']}; finer pass {'on' if figures['finer_pass'] else 'off'}; machine load average "
           f"{'-' if la is None else ', '.join(f'{v:.1f}' for v in la)}")
     return 0
 

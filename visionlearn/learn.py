@@ -14,7 +14,8 @@
    the held-back reads (``visionlearn.threshold``); the adapted model is adopted only when it
    reads the held-back dice better than the shipped one: more of them right, or as many right and
    more of them sure and right (at its threshold; the shipped one at its 0.85). Held-back dice
-   read alike by both are no reason to change the reader;
+   read alike by both are no reason to change the reader, and without held-back dice (a profile
+   of one photo) nothing shows it is better: not adopted either;
 4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
    costs what a shipped read costs), checked against torch with onnxruntime, and switched in
    atomically (``TableProfile.switch_model``). Any failure before the switch leaves the last good
@@ -280,7 +281,12 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
                                                if r["can_be_sure"]], SHIPPED_UNSURE_BELOW)
     report["held_back"].update(sure_right=sure - wrong, sure_right_shipped=shipped_sure - shipped_wrong)
     better = (right, sure - wrong) > (shipped_right, shipped_sure - shipped_wrong)
-    if held_dice and not better:
+    if not held_dice:
+        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
+                      reason="no held-back die to check the adapted model on yet (it comes with the second "
+                             "confirmed photo): not adopted, the last good model stays")
+        return report
+    if not better:
         report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
                       reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
                              f"{sure - wrong} sure and right, the shipped one {shipped_right} and "

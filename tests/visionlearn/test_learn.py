@@ -106,6 +106,17 @@ def test_a_model_no_better_on_the_held_back_dice_is_not_adopted(tmp_path):
     assert prof.current_model() is None
 
 
+@pytest.mark.slow
+def test_a_profile_of_one_photo_is_not_adopted(tmp_path):
+    """One photo: nothing is held back, so nothing shows the adapted model reads better."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 1)))
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert report["held_back"]["dice"] == 0 and report["trained_on"]["photos"] == 1
+    assert not report["adopted"] and "second confirmed photo" in report["reason"]
+    assert prof.current_model() is None
+
+
 def test_value_only_labels_train_the_value_only(tmp_path):
     prof = TableProfile(tmp_path / "prof")
     prof.add_photos(parse_labels(_scenes(tmp_path, 10, 3, colour=None)))
