@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from companion.app.game.learning import TableLearning
-from companion.app.settings.tools_vm import ProfileStatus, ProfileTools, ToolError
+from companion.app.settings.tools_vm import ProfileBusyError, ProfileStatus, ProfileTools, ToolError
 from companion.app.settings.vm import TABLE_ONLY
 
 
@@ -71,3 +71,75 @@ def test_a_phone_is_refused(tmp_path):
             act()
     assert learning.profile.dice() and not list((tmp_path / "data").glob("table-profile-*.zip"))
     assert TABLE_ONLY.startswith("only the table")
+
+
+def _adapted_model(profile, trained_on: int):
+    """What the learner does at its end: a complete model folder switched in."""
+    folder = profile.new_model_folder()
+    (folder / "dice_classifier.onnx").write_bytes(b"weights")
+    return profile.switch_model(folder, {"unsure_below": 0.9, "trained_on": {"dice": trained_on}})
+
+
+def test_import_and_clear_wait_for_a_learner_of_another_process(tmp_path):
+    """A learner (``python -m visionlearn``, another process) holds the profile's lock for its
+    whole run: import and clear refuse and change nothing, so its model lands in the profile it
+    learned; once it has finished both work, and the cleared model does not come back."""
+    import subprocess
+    import sys
+
+    learning = _with_dice(tmp_path)
+    tools = ProfileTools(learning)
+    zipped = tools.export()
+    lock = learning.profile.path / ".learn.lock"
+    learner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        lock.write_text(f"{learner.pid}\n")  # what visionlearn writes (its pid first)
+        assert learning.busy
+        tools.ask_clear()
+        with pytest.raises(ProfileBusyError, match="learn"):
+            tools.clear()
+        assert tools.clear_asked  # the question stays open
+        with pytest.raises(ProfileBusyError, match="learn"):
+            tools.import_bytes(zipped.read_bytes(), "table-profile.zip")
+        assert learning.profile.dice() and lock.exists()
+        # the learner ends: its model is switched in, then it lets go of the lock
+        _adapted_model(learning.profile, 2)
+        lock.unlink()
+    finally:
+        learner.kill()
+        learner.wait()
+    assert not learning.busy and tools.status() == ProfileStatus(2, 1, 2, None)
+    assert tools.clear() is True
+    assert tools.status() == ProfileStatus(0, 0, 0, None) and not learning.profile.path.exists()
+    assert tools.import_bytes(zipped.read_bytes(), "table-profile.zip") == ProfileStatus(2, 1, 0, None)
+
+
+def test_a_stale_learn_lock_does_not_block(tmp_path):
+    learning = _with_dice(tmp_path)
+    (learning.profile.path / ".learn.lock").write_text("999999999\n")  # no such process
+    tools = ProfileTools(learning)
+    assert not learning.busy
+    tools.ask_clear()
+    assert tools.clear() is True and not learning.profile.path.exists()
+
+
+def test_import_and_clear_wait_for_this_process_learning(tmp_path):
+    """A confirmed photo being added and learned from in this process (the worker is busy, the
+    learner not started yet) also refuses import and clear: the player is told to wait."""
+    jobs = []
+    learning = TableLearning(tmp_path / "data" / "profile", starter=jobs.append, learner=lambda f: 0)
+    img = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    p = tmp_path / "photo.png"
+    cv2.imwrite(str(p), img)
+    learning.add_photo(p, [((20, 100, 40, 40), "red", 2)])
+    learning.add_photo(p, [((20, 100, 40, 40), "red", 2)])
+    tools = ProfileTools(learning)
+    assert learning.busy and len(jobs) == 1
+    tools.ask_clear()
+    with pytest.raises(ProfileBusyError, match="learning"):
+        tools.clear()
+    with pytest.raises(ProfileBusyError, match="learning"):
+        tools.import_bytes(b"PK", "x.zip")
+    jobs[0]()
+    assert not learning.busy and learning.profile.dice()
+    assert tools.clear() is True
