@@ -143,3 +143,39 @@ def test_import_and_clear_wait_for_this_process_learning(tmp_path):
     jobs[0]()
     assert not learning.busy and learning.profile.dice()
     assert tools.clear() is True
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_settings_says_to_wait_for_the_learner(tmp_path, lang):
+    """Settings' clear while the table's learner runs: the player is told, in the page's language,
+    to try again when it has finished; the question stays; nothing is forgotten."""
+    import flet as ft
+    from test_screens import FakeShell, _find
+
+    from companion.app.common.i18n import Translator
+    from companion.app.shell.view import build_screen
+
+    jobs = []
+    learning = TableLearning(tmp_path / "data" / "profile", starter=jobs.append, learner=lambda f: 0)
+    img = np.random.default_rng(1).integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    cv2.imwrite(str(tmp_path / "photo.png"), img)
+    learning.add_photo(tmp_path / "photo.png", [((20, 100, 40, 40), "red", 2)])
+    jobs.pop()()  # the dice are kept; a second photo keeps the worker busy
+    learning.add_photo(tmp_path / "photo.png", [((60, 100, 40, 40), "blue", 3)])
+    assert learning.busy
+    tr = Translator(lang)
+    shell = FakeShell(lang, 1280)
+    tools = shell.ctl.screen_state("settings.profile", lambda: ProfileTools(learning))
+
+    def tap(text):
+        body = build_screen("/settings", shell).view()
+        button = next(b for b in _find(body, (ft.OutlinedButton, ft.FilledButton)) if b.content == text)
+        button.on_click(None)
+
+    tap(tr("settings.profile_clear"))
+    tap(tr("settings.profile_clear_yes"))
+    assert shell.toasts[-1] == (tr("settings.profile_busy"), True)
+    assert tools.clear_asked and learning.profile.dice()
+    jobs.pop()()  # the learn ends: yes again forgets them
+    tap(tr("settings.profile_clear_yes"))
+    assert shell.toasts[-1] == (tr("settings.profile_cleared"), False) and not learning.profile.exists()
