@@ -184,8 +184,7 @@ def _correct(tab: Tab, want: list[tuple[str, int]]) -> None:
         c, v, unsure = tab.chips()[i]
         if (c, v) == (colour, value) and not unsure:
             continue
-        chip_buttons.nth(i).click()
-        webapp.shown(page, f"Correct die {i + 1}").wait_for(timeout=TIMEOUT_MS)
+        _tap_until(tab, chip_buttons.nth(i), lambda: tab.shows(f"Correct die {i + 1}"), f"die {i + 1} selected")
         if (c, v) == (colour, value):
             _tap_until(tab, webapp.button(page, "It is right"), lambda: not tab.chips()[i][2], f"die {i + 1} right")
         else:
@@ -210,6 +209,17 @@ def _tap_until(tab: Tab, locator, done, what: str, attempts: int = 3) -> None:
             pass
     locator.click()
     tab.wait(done, what)
+
+
+def _unplaced(tab: Tab) -> int | None:
+    """How many dice the place-dice step shows not yet on a slot (the chips above the slots)."""
+    n = 0
+    for _role, label, text in tab.nodes():
+        x = (label or text).split("\n")[0]
+        if x == "Slot 1":
+            return n
+        n += bool(re.match(r"^die (red|yellow|purple|blue|green) \d$", x))
+    return None
 
 
 def _learned(data: Path) -> dict:
@@ -257,15 +267,13 @@ def test_the_reader_learns_the_tables_dice_keeps_them_and_forgets_them(tmp_path,
             assert unsure_first >= 1 and [(c, v) for c, v, _ in read] != want, read  # unsure, and a wrong colour
             _correct(tab, want)
             tab.shot("first-photo-corrected")
-            webapp.button(tab.page, "Confirm the dice").click()
-            tab.wait(lambda: tab.shows("Ana: place your dice"), "Ana's dice placed")
-            for n in range(1, 5):  # each die, as selected in turn, on the next slot
-                tab.page.get_by_role("button", name=re.compile(rf"^Slot {n}\b")).first.click()
-                tab.page.wait_for_timeout(300)
-            confirm = webapp.button(tab.page, "Confirm the board")
-            tab.wait(lambda: confirm.is_enabled(), "every die on a slot")
-            confirm.click()
-            tab.wait(lambda: tab.shows("Ben draws 4 dice"), "Ben's dice step")
+            _tap_until(tab, webapp.button(tab.page, "Confirm the dice"), lambda: tab.shows("Ana: place your dice"),
+                       "Ana's dice confirmed")
+            for n in range(1, 5):  # each die, as selected in turn, on the next (empty) slot
+                _tap_until(tab, tab.page.get_by_role("button", name=re.compile(rf"^Slot {n}\b")).first,
+                           lambda n=n: _unplaced(tab) == 4 - n, f"a die on slot {n}")
+            _tap_until(tab, webapp.button(tab.page, "Confirm the board"), lambda: tab.shows("Ben draws 4 dice"),
+                       "Ben's dice step")
             timings["to_first_confirm"] = time.monotonic() - t0
             info = _learned(data)
             timings["learn_done"] = time.monotonic() - t0
@@ -286,12 +294,13 @@ def test_the_reader_learns_the_tables_dice_keeps_them_and_forgets_them(tmp_path,
             tab.shot("after-restart")
             page = webapp.open_app(ctx, url, 1280, 900, timeout_ms=TIMEOUT_MS)
             settings = Tab(page, Path("."))
-            webapp.button(page, "Settings").click()
-            settings.wait(lambda: settings.shows("4 dice kept from 1 photo; the reader learned from 4 of them."),
-                          "Settings to count the table's dice")
-            webapp.button(page, "Forget the table's dice").click()
-            webapp.button(page, "Yes, forget them").click()
-            settings.wait(lambda: settings.shows("No dice kept yet"), "Settings to say the dice are forgotten")
+            _tap_until(settings, webapp.button(page, "Settings"),
+                       lambda: settings.shows("4 dice kept from 1 photo; the reader learned from 4 of them."),
+                       "Settings to count the table's dice")
+            _tap_until(settings, webapp.button(page, "Forget the table's dice"),
+                       lambda: settings.shows("Forget every kept die"), "the question")
+            _tap_until(settings, webapp.button(page, "Yes, forget them"), lambda: settings.shows("No dice kept yet"),
+                       "Settings to say the dice are forgotten")
             settings.shot("settings-cleared")
             assert not TableProfile(data / "table-profile").exists()
             _reload(tab)
