@@ -249,14 +249,9 @@ class TableProfile:
             return (None, "learn") if age < LOCK_FRESH_S else None  # being written, or torn long ago
         try:
             pid = int(lines[0].strip())
-            if pid <= 0:
-                return None
-            os.kill(pid, 0)
-        except (ValueError, ProcessLookupError):
+        except ValueError:
             return None
-        except PermissionError:  # alive, another user's
-            pass
-        except OSError:
+        if pid <= 0 or not _pid_alive(pid):
             return None
         return (pid, lines[1].strip() if len(lines) > 1 and lines[1].strip() else "learn")
 
@@ -545,6 +540,32 @@ class TableProfile:
             raise ProfileError(f"cannot clear the profile folder {self.path}: {exc.strerror or exc}") from None
         shutil.rmtree(gone, ignore_errors=True)
         return True
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs. Not ``os.kill(pid, 0)`` on Windows, where it ends the
+    process: the process is opened and its exit code asked (259, STILL_ACTIVE: running)."""
+    if os.name == "nt":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return kernel32.GetLastError() == 5  # access denied: it runs, as another user
+        try:
+            code = ctypes.c_ulong()
+            return bool(kernel32.GetExitCodeProcess(handle, ctypes.byref(code))) and code.value == 259
+        finally:
+            kernel32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as another user
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def _negatives(loaded: Any, photo: LabelledPhoto,
