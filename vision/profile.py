@@ -14,7 +14,10 @@ One folder (default ``<user data dir>/table-profile``, ``vision.config.default_p
     model/current.json  {"folder": "m-..."}: the adapted model in use (replaced atomically)
     model/m-.../        dice_classifier.onnx + model.json (threshold, held-back figures, ...)
     cache/              the learner's replay crops (rebuilt when missing; not exported)
+    .learn.lock         while a learner, an import or a clear runs (``hold``): its pid, what, a token
 
+One learner per profile, and no import or clear while it runs: all three take ``.learn.lock``
+(``O_EXCL``); the others refuse with ``ProfileBusy`` (a lock whose process is gone is stale).
 Every write is a new file then ``os.replace``; a model is switched by replacing
 ``model/current.json`` after its folder is complete, so a learn that fails or is killed leaves
 the last good model. A file that cannot be read back (torn, not JSON, wrong format) raises
