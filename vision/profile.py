@@ -14,7 +14,10 @@ One folder (default ``<user data dir>/table-profile``, ``vision.config.default_p
     model/current.json  {"folder": "m-..."}: the adapted model in use (replaced atomically)
     model/m-.../        dice_classifier.onnx + model.json (threshold, held-back figures, ...)
     cache/              the learner's replay crops (rebuilt when missing; not exported)
+    .learn.lock         while a learner, an import or a clear runs (``hold``): its pid, what, a token
 
+One learner per profile, and no import or clear while it runs: all three take ``.learn.lock``
+(``O_EXCL``); the others refuse with ``ProfileBusy`` (a lock whose process is gone is stale).
 Every write is a new file then ``os.replace``; a model is switched by replacing
 ``model/current.json`` after its folder is complete, so a learn that fails or is killed leaves
 the last good model. A file that cannot be read back (torn, not JSON, wrong format) raises
@@ -31,9 +34,10 @@ import tempfile
 import time
 import uuid
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -53,13 +57,26 @@ CACHE_DIR = "cache"
 CROP_CONTEXT = 2.0  # stored crop side = this x the die box's longer side (the classifier cuts 1.3)
 CROP_MAX_PX = 160  # stored crops are at most this many pixels on a side
 NEGATIVES_PER_PHOTO = 5  # at most this many "not a die" boxes kept per photo
+LOCK_FILE = ".learn.lock"  # held by a learner, an import or a clear: its pid, what it does, a token
+LOCK_FRESH_S = 10.0  # an empty lock younger than this is being written (busy); older, stale
 
-__all__ = ["AdaptedModel", "ConfirmedDie", "ProfileError", "TableProfile", "default_profile_dir", "load_adapted"]
+__all__ = ["AdaptedModel", "ConfirmedDie", "ProfileBusy", "ProfileError", "TableProfile", "default_profile_dir",
+           "load_adapted"]
 
 
 class ProfileError(Exception):
     """The profile folder cannot be used (unwritable, torn file, bad import); the message says
     which file and why."""
+
+
+class ProfileBusy(ProfileError):
+    """Another process holds the profile's lock: a learner (``doing`` "learn"), an import or a
+    clear. Nothing was changed; try again when it has finished."""
+
+    def __init__(self, message: str, doing: str, pid: int | None) -> None:
+        super().__init__(message)
+        self.doing = doing
+        self.pid = pid
 
 
 @dataclass(frozen=True)
@@ -219,6 +236,90 @@ class TableProfile:
         if self.path.exists() and not self.path.is_dir():
             raise ProfileError(f"{self.path} is a file, not a table profile folder")
 
+    # --- the lock: one learner per profile, no import or clear while it runs -------------------
+    def _lock_holder(self) -> tuple[int | None, str] | None:
+        """(pid, what) of the live process holding the lock; None when there is no lock or its
+        process is gone (stale)."""
+        path = self.path / LOCK_FILE
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            age = time.time() - path.stat().st_mtime
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return (None, "learn")  # cannot read it: taken as held, nothing is changed
+        if not lines or not lines[0].strip():
+            return (None, "learn") if age < LOCK_FRESH_S else None  # being written, or torn long ago
+        try:
+            pid = int(lines[0].strip())
+        except ValueError:
+            return None
+        if pid <= 0 or not _pid_alive(pid):
+            return None
+        return (pid, lines[1].strip() if len(lines) > 1 and lines[1].strip() else "learn")
+
+    def busy(self) -> str | None:
+        """What holds the profile now ("learn", "import", "clear"), None when nothing does."""
+        holder = self._lock_holder()
+        return None if holder is None else holder[1]
+
+    def _acquire(self, what: str) -> str:
+        """Take the lock for ``what``; its token. ``ProfileBusy`` when a live process holds it (a
+        lock whose process is gone is stale and taken over); ``ProfileError`` when it cannot be
+        written (the folder is gone or read-only)."""
+        path = self.path / LOCK_FILE
+        token = uuid.uuid4().hex
+        for _ in range(3):
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                holder = self._lock_holder()
+                if holder is None:
+                    path.unlink(missing_ok=True)  # stale: its process is gone
+                    continue
+                pid, doing = holder
+                words = {"learn": "a learn is running on it", "import": "an import is replacing it",
+                         "clear": "it is being cleared"}.get(doing, f"{doing} is running on it")
+                raise ProfileBusy(f"the table profile {self.path} is in use: {words}"
+                                  + (f" (process {pid})" if pid else ""), doing, pid) from None
+            except OSError as exc:
+                raise ProfileError(f"cannot take the profile's lock {path}: {exc.strerror or exc}") from None
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(f"{os.getpid()}\n{what}\n{token}\n")
+            return token
+        raise ProfileError(f"cannot take the profile's lock {path}")
+
+    def _acquire_unless_unwritable(self, what: str) -> str | None:
+        """``_acquire``, or None where no lock can be written (no learner can hold one there
+        either); ``ProfileBusy`` passes."""
+        try:
+            return self._acquire(what)
+        except ProfileBusy:
+            raise
+        except ProfileError:
+            return None
+
+    def _release(self, token: str) -> None:
+        """Remove the lock if it is still the one ``token`` took (a clear or an import moved it
+        away with the old folder)."""
+        path = self.path / LOCK_FILE
+        try:
+            if token in path.read_text(encoding="utf-8", errors="replace").split():
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+    @contextmanager
+    def hold(self, what: str = "learn") -> Iterator["TableProfile"]:
+        """Hold the profile's lock (``LOCK_FILE``) while ``what`` runs: the learner holds it for
+        its whole run, so an import or a clear refuses (``ProfileBusy``) until it has finished,
+        and a second learner too."""
+        token = self._acquire(what)
+        try:
+            yield self
+        finally:
+            self._release(token)
+
     # --- writing ---------------------------------------------------------------------------
     def ensure_writable(self) -> None:
         """Create the folder (and profile.json) if needed; ``ProfileError`` when it cannot be
@@ -320,8 +421,14 @@ class TableProfile:
         return AdaptedModel(folder, classifier, float(thr), info)
 
     def new_model_folder(self) -> Path:
-        """A fresh folder for a model being written (not in use until ``switch_model``)."""
-        (self.path / MODEL_DIR).mkdir(parents=True, exist_ok=True)
+        """A fresh folder for a model being written (not in use until ``switch_model``). A profile
+        that is gone (cleared) is not made again: ``ProfileError``."""
+        if not self.exists():
+            raise ProfileError(f"{self.path}: no table profile (cleared?): the model is not kept")
+        try:
+            (self.path / MODEL_DIR).mkdir(exist_ok=True)
+        except OSError as exc:
+            raise ProfileError(f"cannot write to the profile folder {self.path}: {exc.strerror or exc}") from None
         folder = self.path / MODEL_DIR / f"m-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{uuid.uuid4().hex[:6]}"
         folder.mkdir()
         return folder
@@ -332,6 +439,8 @@ class TableProfile:
         folder = Path(folder)
         if folder.parent != self.path / MODEL_DIR or not (folder / CLASSIFIER_FILE).is_file():
             raise ProfileError(f"{folder}: not a complete model folder of {self.path}")
+        if not self.exists():
+            raise ProfileError(f"{self.path}: no table profile (cleared?): the model is not switched in")
         _write_atomic(folder / MODEL_INFO, json.dumps(info, indent=1) + "\n")
         _write_atomic(self.path / MODEL_DIR / CURRENT_FILE, json.dumps({"folder": folder.name}) + "\n")
         for old in (self.path / MODEL_DIR).iterdir():
@@ -367,9 +476,18 @@ class TableProfile:
 
     def import_from(self, src: str | Path) -> dict[str, Any]:
         """Replace this profile by an exported one. The zip is unpacked beside the profile and
-        checked first; a bad zip changes nothing."""
+        checked first; a bad zip changes nothing. While a learner runs on the profile:
+        ``ProfileBusy``, nothing changed (the import holds the lock until the swap)."""
         src = Path(src)
         self._check_is_profile_or_new()
+        token = self._acquire_unless_unwritable("import") if self.path.is_dir() else None
+        try:
+            return self._import_from(src)
+        finally:
+            if token is not None:
+                self._release(token)  # after a swap the lock went with the old folder
+
+    def _import_from(self, src: Path) -> dict[str, Any]:
         try:
             z = zipfile.ZipFile(src)
         except (OSError, zipfile.BadZipFile) as exc:
@@ -389,6 +507,7 @@ class TableProfile:
                 if PROFILE_FILE not in z.namelist():
                     raise ProfileError(f"{src}: not a table profile export (no {PROFILE_FILE})")
                 z.extractall(staging)
+            (staging / LOCK_FILE).unlink(missing_ok=True)  # an export never holds one
             staged = TableProfile(staging)
             dice = staged.dice()
             staged.current_model()
@@ -409,17 +528,47 @@ class TableProfile:
 
     def clear(self) -> bool:
         """Forget the table's dice and the adapted model (the whole folder). False when there
-        was nothing."""
+        was nothing. While a learner runs on the profile: ``ProfileBusy``, nothing changed (so a
+        learn never switches its model into a cleared profile); a broken profile is cleared."""
         if not self.path.exists():
             return False
         self._check_is_profile_or_new()
+        token = self._acquire_unless_unwritable("clear")
         gone = self.path.parent / f".{self.path.name}.cleared-{uuid.uuid4().hex[:8]}"
         try:
-            os.replace(self.path, gone)
+            os.replace(self.path, gone)  # the lock goes with it
         except OSError as exc:
+            if token is not None:
+                self._release(token)
             raise ProfileError(f"cannot clear the profile folder {self.path}: {exc.strerror or exc}") from None
         shutil.rmtree(gone, ignore_errors=True)
         return True
+
+
+def _pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs. Not ``os.kill(pid, 0)`` on Windows, where it ends the
+    process: the process is opened and its exit code asked (259, STILL_ACTIVE: running)."""
+    if os.name == "nt":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return kernel32.GetLastError() == 5  # access denied: it runs, as another user
+        try:
+            code = ctypes.c_ulong()
+            return bool(kernel32.GetExitCodeProcess(handle, ctypes.byref(code))) and code.value == 259
+        finally:
+            kernel32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it runs, as another user
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def _negatives(loaded: Any, photo: LabelledPhoto,

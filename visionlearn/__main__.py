@@ -4,16 +4,22 @@ Adapts the reader to a table profile's confirmed dice (visionlearn.learn). Exit 
 (adopted, or not adopted because it read the held-back dice worse: the last good model stays,
 said on stdout); 2 nothing to learn or a broken profile; 3 the optional ``learn`` extra (torch,
 onnx) is not installed; 1 an unexpected failure (the last good model stays).
+
+``ENCYCLOPEDIA_LEARN_STEPS`` (a whole number >= 1): the steps when ``--steps`` is not given, so
+that a test of the app (which starts this command itself, without options) can learn in fewer
+steps than ``learn.STEPS``; unset or empty: ``learn.STEPS``. Nothing else reads it.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 EXIT_NO_EXTRA = 3
+STEPS_ENV = "ENCYCLOPEDIA_LEARN_STEPS"  # the steps without --steps (tests of the app)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +41,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from .learn import STEPS, LearnError, learn
 
+    if args.steps is None and os.environ.get(STEPS_ENV, "").strip():
+        try:
+            args.steps = int(os.environ[STEPS_ENV])
+        except ValueError:
+            sys.stderr.write(f"error: {STEPS_ENV}={os.environ[STEPS_ENV]!r} is not a whole number\n")
+            return 2
     if args.steps is not None and args.steps < 1:
         sys.stderr.write("error: --steps must be at least 1\n")
         return 2

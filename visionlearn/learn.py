@@ -35,7 +35,7 @@ import torch
 
 from vision.config import DEFAULT_READER
 from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier
-from vision.profile import CACHE_DIR, CLASSIFIER_FILE, ConfirmedDie, ProfileError, TableProfile
+from vision.profile import CACHE_DIR, CLASSIFIER_FILE, LOCK_FILE, ConfirmedDie, ProfileBusy, ProfileError, TableProfile
 from visionlab.train.data import CONTEXT, CROP, _jitter_box
 from visionlab.train.nets import Classifier
 from visionlab.train.train import classifier_loss
@@ -182,40 +182,31 @@ def train(model: torch.nn.Module, bank: dict[str, np.ndarray], replay: dict[str,
     return sum(tail) / len(tail) if tail else 0.0
 
 
-LOCK_FILE = ".learn.lock"
-
-
 class _Lock:
-    """One learner per profile: ``<profile>/.learn.lock`` holds the learner's pid; a lock whose
-    process is gone is stale and taken over."""
+    """One learner per profile: the profile's lock (``vision.profile.LOCK_FILE``: the learner's pid),
+    held for the whole learn, so an import or a clear in Settings waits for the end (it refuses
+    meanwhile) and a model is never switched into a profile cleared or replaced under it; a lock
+    whose process is gone is stale and taken over."""
 
     def __init__(self, folder: Path) -> None:
-        self.path = Path(folder) / LOCK_FILE
+        self.profile = TableProfile(folder)
+        self.path = self.profile.path / LOCK_FILE
+        self._held = None
 
     def __enter__(self) -> "_Lock":
-        import os
-
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                try:
-                    pid = int(self.path.read_text().strip() or 0)
-                    os.kill(pid, 0)
-                except (ValueError, ProcessLookupError, FileNotFoundError):
-                    self.path.unlink(missing_ok=True)  # stale: its learner is gone
-                    continue
-                except PermissionError:
-                    pass
-                raise LearnError(f"another learn is running on {self.path.parent} (process {pid}); "
-                                 "the last good model stays") from None
-            with os.fdopen(fd, "w") as f:
-                f.write(str(os.getpid()))
-            return self
-        raise LearnError(f"cannot take the learn lock {self.path}")
+        self._held = self.profile.hold("learn")
+        try:
+            self._held.__enter__()
+        except ProfileBusy as exc:
+            who = f" (process {exc.pid})" if exc.pid else ""
+            what = "another learn is running" if exc.doing == "learn" else str(exc)
+            raise LearnError(f"{what} on {self.profile.path}{who}; the last good model stays") from None
+        except ProfileError as exc:
+            raise LearnError(f"{exc}; the last good model stays") from None
+        return self
 
     def __exit__(self, *exc: object) -> None:
-        self.path.unlink(missing_ok=True)
+        self._held.__exit__(*exc)
 
 
 def _sha256(path: Path) -> str:

@@ -19,8 +19,8 @@ import pytest
 from vision.__main__ import main
 from vision.config import default_profile_dir
 from vision.labels import LabelsError, parse_labels
-from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DICE_FILE, MODEL_DIR, PROFILE_FILE, ProfileError,
-                            TableProfile)
+from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DICE_FILE, LOCK_FILE, MODEL_DIR, PROFILE_FILE, ProfileBusy,
+                            ProfileError, TableProfile)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_CLASSIFIER = ROOT / "models" / "dice_classifier.onnx"
@@ -249,6 +249,52 @@ def test_export_import_clear(tmp_path):
     assert main(["profile", "import", str(zpath), "--profile", str(prof.path)], out=out, err=io.StringIO()) == 0
     assert main(["profile", "show", "--profile", str(prof.path)], out=(shown := io.StringIO()), err=io.StringIO()) == 0
     assert json.loads(shown.getvalue())["dice"] == 9
+
+
+def test_import_and_clear_refuse_while_a_learner_holds_the_profile(tmp_path):
+    """The learner holds the profile's lock for its whole run (``TableProfile.hold``): import and
+    clear refuse (``ProfileBusy``, nothing changed), so its model lands in the profile it learned;
+    a second learner refuses too; once it lets go, both work."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    zpath = prof.export(tmp_path / "table.zip")
+    other = TableProfile(prof.path)  # Settings' own view of the same folder
+    with prof.hold("learn"):
+        assert other.busy() == "learn"
+        snap = _snapshot(prof.path)
+        for action in (other.clear, lambda: other.import_from(zpath), lambda: other.hold("learn").__enter__()):
+            with pytest.raises(ProfileBusy, match="a learn is running"):
+                action()
+        assert _snapshot(prof.path) == snap
+        _install_model(prof, 0.9)
+    assert other.busy() is None and not (prof.path / LOCK_FILE).exists()
+    assert other.current_model().unsure_below == 0.9
+    assert other.import_from(zpath)["dice"] == 9 and other.current_model() is None
+    assert other.clear() and not prof.path.exists()
+    out, err = io.StringIO(), io.StringIO()
+    other.import_from(zpath)
+    with prof.hold("learn"):  # the CLI says so and exits 2
+        assert main(["profile", "clear", "--profile", str(prof.path)], out=out, err=err) == 2
+    assert "a learn is running" in err.getvalue() and prof.dice()
+
+
+def test_a_learn_that_ends_after_a_clear_keeps_nothing(tmp_path):
+    """A learner that did not hold the lock (or lost its folder) and ends after a clear: its model
+    is not switched in, the cleared folder is not made again, and the next photo starts a clean
+    profile (before: ``model/`` was made again without ``profile.json``, and the folder then
+    refused every photo as "not a table profile")."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    early = prof.new_model_folder()
+    (early / CLASSIFIER_FILE).write_bytes(b"trained on the old dice")
+    assert prof.clear()
+    with pytest.raises(ProfileError, match="cleared"):
+        prof.new_model_folder()
+    with pytest.raises(ProfileError):
+        prof.switch_model(early, {"unsure_below": 0.9})
+    assert not prof.path.exists()
+    got = prof.add_photos(parse_labels(_labels(tmp_path, photos=1)))
+    assert got["dice"] == 3 and prof.current_model() is None
 
 
 def test_a_folder_that_is_not_a_profile_is_never_written_replaced_or_deleted(tmp_path):

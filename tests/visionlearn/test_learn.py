@@ -190,3 +190,24 @@ def test_vision_learn_with_no_die_to_learn_from(tmp_path):
     code = main(["learn", "--profile", str(tmp_path / "prof"), str(tmp_path / "l.jsonl")], out=io.StringIO(), err=err)
     assert code == 2 and "no confirmed dice to learn from" in err.getvalue()
     assert TableProfile(tmp_path / "prof").current_model() is None
+
+
+def test_the_steps_from_the_environment(tmp_path, monkeypatch, capsys):
+    """``ENCYCLOPEDIA_LEARN_STEPS`` sets the steps when ``--steps`` is not given (the app starts
+    the learner without options; its browser test shortens the learn with it)."""
+    from visionlearn.__main__ import STEPS_ENV
+    from visionlearn.__main__ import main as learn_main
+
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 20, 2)))
+    for bad in ("many", "0"):
+        monkeypatch.setenv(STEPS_ENV, bad)
+        assert learn_main(["--profile", str(prof.path)]) == 2
+        assert prof.current_model() is None
+    assert STEPS_ENV in capsys.readouterr().err
+    monkeypatch.setenv(STEPS_ENV, "3")
+    assert learn_main(["--profile", str(prof.path), "--cache", str(tmp_path / "cache"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["steps"] == 3
+    # --steps wins
+    assert learn_main(["--profile", str(prof.path), "--cache", str(tmp_path / "cache"), "--json", "--steps", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["steps"] == 2

@@ -95,6 +95,15 @@ class TableLearning:
     def summary(self) -> dict[str, Any]:
         return self.profile.summary()
 
+    @property
+    def busy(self) -> bool:
+        """True while this process adds a photo or runs the learner, or another process holds
+        the profile's lock (``vision.profile``: a learner, an import, a clear)."""
+        with self._lock:
+            if self._busy:
+                return True
+        return self.profile.busy() is not None
+
     # -- confirmed photos ------------------------------------------------------------------
     def add_photo(self, source, dice: Iterable[tuple[Box, str | None, int]], removed: Iterable[Box] = ()) -> None:
         """Keep the confirmed ``dice`` (box in original pixels, colour or None, value) of the photo

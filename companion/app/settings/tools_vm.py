@@ -28,6 +28,11 @@ class ToolError(ValueError):
     """A tool action that cannot be done; the message says why (nothing was changed)."""
 
 
+class ProfileBusyError(ToolError):
+    """The table's learner is running (or another import or clear): an import or a clear of the
+    profile is refused until it has finished (Settings says so in the player's language)."""
+
+
 def _table_only(table: bool) -> None:
     if not table:
         from companion.app.settings.vm import TABLE_ONLY
@@ -183,7 +188,13 @@ class ProfileStatus:
 class ProfileTools:
     """The table profile (``vision.profile``, kept by ``companion.app.game.learning``): how many
     dice, export (a zip in the data directory), import (an export's bytes), clear (asked first:
-    ``ask_clear`` then ``clear``). ``table=False`` (a phone's page) refuses all but the status."""
+    ``ask_clear`` then ``clear``). ``table=False`` (a phone's page) refuses all but the status.
+
+    While the table's learner runs (a confirmed photo being added or learned from, here or by
+    another process holding the profile's lock) import and clear refuse with ``ProfileBusyError``
+    and change nothing; the profile's own lock makes the refusal hold between processes too
+    (``TableProfile.import_from`` / ``clear`` raise ``ProfileBusy``), so a learn that ends later
+    never switches its model into a cleared or imported profile."""
 
     def __init__(self, learning=None, table: bool = True, export_dir=None):
         self.table = table
@@ -230,9 +241,10 @@ class ProfileTools:
         import tempfile
         from pathlib import Path
 
-        from vision.profile import ProfileError
+        from vision.profile import ProfileBusy, ProfileError
 
         _table_only(self.table)
+        self._not_while_learning("import")
         parent = self.learning.profile.path.parent
         tmp = None
         try:
@@ -241,6 +253,8 @@ class ProfileTools:
                 f.write(data)
                 tmp = Path(f.name)
             self.learning.profile.import_from(tmp)
+        except ProfileBusy as exc:
+            raise ProfileBusyError(str(exc)) from None
         except ProfileError as exc:
             raise ToolError(str(exc).replace(str(tmp), source) if tmp else str(exc)) from None
         except OSError as exc:
@@ -250,6 +264,10 @@ class ProfileTools:
                 tmp.unlink(missing_ok=True)
         self.learning.problem = None
         return self.status()
+
+    def _not_while_learning(self, what: str) -> None:
+        if self.learning.busy:
+            raise ProfileBusyError(f"the reader is learning from the table's dice: {what} when it has finished")
 
     def ask_clear(self) -> None:
         _table_only(self.table)
@@ -261,14 +279,18 @@ class ProfileTools:
     def clear(self) -> bool:
         """Forget the table's dice and the adapted reader, once ``ask_clear`` was answered yes;
         ``True`` when there was a profile."""
-        from vision.profile import ProfileError
+        from vision.profile import ProfileBusy, ProfileError
 
         _table_only(self.table)
         if not self.clear_asked:
             raise ToolError("clearing the table profile must be confirmed first")
+        self._not_while_learning("clear it")
         self.clear_asked = False
         try:
             gone = self.learning.profile.clear()
+        except ProfileBusy as exc:
+            self.clear_asked = True  # the question stays: yes again once the learner has finished
+            raise ProfileBusyError(str(exc)) from None
         except ProfileError as exc:
             raise ToolError(str(exc)) from None
         self.learning.problem = None

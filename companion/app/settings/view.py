@@ -9,7 +9,8 @@ from companion.app.common import features
 from companion.app.common.i18n import LANGUAGE_NAMES, LANGUAGES
 from companion.app.common.prefs import THEMES
 from companion.app.common.widgets import Screen, note, section
-from companion.app.settings.tools_vm import CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ProfileTools, ToolError
+from companion.app.settings.tools_vm import (CALIBRATION_ORDER, CalibrationTools, CatalogueTools, ProfileBusyError,
+                                             ProfileTools, ToolError)
 from companion.app.settings.vm import MAX_CELL, BoxConstantsForm, SettingsAccess, cell_label
 
 
@@ -200,6 +201,8 @@ class SettingsScreen(Screen):
         def done(fn, ok_text):
             try:
                 result = fn()
+            except ProfileBusyError:  # the learner is running: wait for it (docs/vision.md)
+                self.shell.toast(tr("settings.profile_busy"), error=True)
             except ToolError as exc:
                 self.shell.toast(tr("settings.profile_failed", error=str(exc)), error=True)
             else:
