@@ -3,11 +3,15 @@
 Per domain (domains no model trained on first): its photos in a fixed shuffled order (seed
 ``POOL_SEED``); the first ``max(ks)`` with a die to confirm are the pool of photos a player
 confirms, all the others are read.
-For every k of ``ks`` (0, 1, 2, 5, 10, 20) a FRESH temporary profile gets the first k pool photos
-as confirmations (``python -m vision learn --profile TMP LABELS.jsonl``, a child process, its
-wall time is the learning time, pinned to one core where ``taskset`` exists), and the domain's
-other photos are read with the adapted model (k = 0: the shipped one) and scored with the bench's
-own matching (``visionlab.bench.scoring``): hands-free, sure-and-wrong, recall, value, colour.
+One temporary profile per domain grows as a table's does: at each k of ``ks`` (0, 1, 2, 5, 10, 20)
+the pool photos confirmed since the last k are added and the learner runs (``python -m vision learn
+--profile TMP LABELS.jsonl``, a child process, its wall time is the learning time, pinned to one
+core where ``taskset`` exists; it always trains from the shipped classifier on ALL the profile's
+dice). A model the learner does not adopt leaves the profile's last good one, as in the app, so
+the row of k reads with the model a table has after k confirmed photos (k = 0: the shipped one).
+The domain's other photos are read and scored with the bench's own matching
+(``visionlab.bench.scoring``): hands-free, sure-and-wrong, recall, value, colour. (Until stop 36 each
+k had a fresh profile: the same figures where every learn is adopted.)
 
 The confirmations are the ground truth as a player would give it:
 * a domain directory (rendered sets, e.g. LuxCore under ``data/domains/``): every wholly framed
@@ -81,8 +85,8 @@ def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, 
 
 def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO,
                   steps: int | None = None) -> tuple[float, float, str]:
-    """``python -m vision learn`` on a fresh profile; (wall seconds, CPU seconds of the child
-    processes, their output)."""
+    """``python -m vision learn`` adding ``labels`` to ``profile`` (made when new); (wall seconds,
+    CPU seconds of the child processes, their output)."""
     lab = profile.parent / f"{profile.name}.jsonl"
     lab.write_text("".join(json.dumps(line) + "\n" for line in labels))
     cmd = [sys.executable, "-m", "vision", "learn", "--profile", str(profile), str(lab), "--cache", str(cache)]
@@ -135,19 +139,25 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
     if len(pool_idx) < pool_n or not rest:
         raise ValueError(f"{name}: {len(items)} photos, the curve needs {pool_n} with dice and more to read")
     rows = []
+    profile = work / f"{name.replace('/', '_').replace(' ', '_')}-profile"
+    added = 0
     for k in ks:
         row: dict[str, Any] = {"k": k, "confirmed_dice": sum(len(lab["dice"]) for lab in labels[:k])}
         reader = shipped
         if k:
-            profile = work / f"{name.replace('/', '_').replace(' ', '_')}-k{k}"
-            secs, cpu, text = learn_profile(profile, labels[:k], cache, err, steps)
+            # the table's profile as it grows: the photos confirmed since the last point are added
+            # and the learner runs (a model it does not adopt leaves the last good one, as in the app)
+            secs, cpu, text = learn_profile(profile, labels[added:k], cache, err, steps)
+            added = k
             row["learn_seconds"] = round(secs, 1)
             row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
             reader = adapted_reader(profile) or shipped
             model = __import__("vision.profile", fromlist=["TableProfile"]).TableProfile(profile).current_model()
             row["unsure_below"] = model.unsure_below if model is not None else None
-            row["adopted"] = model is not None
+            row["adopted"] = "adopted: the reader now uses the adapted model" in text  # this learn's model
+            row["model"] = "this learn's" if row["adopted"] else ("an earlier learn's" if model is not None
+                                                                  else "the shipped one")
         else:
             row["unsure_below"] = reader_threshold(shipped)
         s = score(reader, rest, kind)
@@ -164,6 +174,21 @@ def _pct(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.1f} %"
 
 
+def _model_note(r: dict[str, Any]) -> str:
+    """The threshold column: the threshold of the model the row reads with, and which model."""
+    if r.get("adopted", True):
+        return str(r["unsure_below"])
+    if r.get("model") == "an earlier learn's":
+        return f"{r['unsure_below']} (not adopted: an earlier learn's model)"
+    return f"{r['unsure_below'] or reader_threshold_default()} (not adopted: the shipped model)"
+
+
+def reader_threshold_default() -> float:
+    from vision.config import DEFAULT_READER
+
+    return DEFAULT_READER.unsure_below
+
+
 def format_curves(curves: dict[str, Any]) -> str:
     lines = []
     for name, c in curves.items():
@@ -174,7 +199,7 @@ def format_curves(curves: dict[str, Any]) -> str:
             sw = f"{_pct(r['sure_wrong_rate'])} ({r['confident_wrong']} / {r['confident_reads']})"
             lines.append(f"| {r['k']} ({r['confirmed_dice']}) | {_pct(r['hands_free'])} | {sw} | {_pct(r['recall'])} | "
                          f"{_pct(r['value_accuracy'])} | {_pct(r['colour_accuracy'])} | "
-                         f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {r['unsure_below']}{'' if r.get('adopted', True) else ' (not adopted)'} |")
+                         f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {_model_note(r)} |")
         lines.append("")
     return "\n".join(lines)
 
