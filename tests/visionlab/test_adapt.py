@@ -15,8 +15,8 @@ def test_a_domain_confirmation_is_every_wholly_framed_die():
     truths = [DomainTruth("red", 3, (1, 2, 30, 30)), DomainTruth("other", 5, (50, 2, 30, 30)),
               DomainTruth("blue", 2, (0, 0, 10, 30), partial=True)]
     line = confirmation({"image": Path("a.jpg"), "truths": truths}, "domain", None)
-    assert line == {"image": "a.jpg", "dice": [{"box": [1, 2, 30, 30], "value": 3, "colour": "red"},
-                                               {"box": [50, 2, 30, 30], "value": 5, "colour": "other"}]}
+    assert line == {"image": str(Path("a.jpg").resolve()), "dice": [{"box": [1, 2, 30, 30], "value": 3, "colour": "red"},
+                                                                   {"box": [50, 2, 30, 30], "value": 5, "colour": "other"}]}
 
 
 def test_a_real_confirmation_takes_the_readers_boxes_and_the_labels_values(tmp_path):

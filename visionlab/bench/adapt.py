@@ -53,7 +53,7 @@ def confirmation(item: dict[str, Any], kind: str, shipped: Any) -> dict[str, Any
     if kind == "domain":
         dice = [{"box": [round(v, 2) for v in t.box], "value": t.value, "colour": t.colour}
                 for t in item["truths"] if not t.partial]
-        return {"image": str(item["image"]), "dice": dice}
+        return {"image": str(Path(item["image"]).resolve()), "dice": dice}  # the labels file is elsewhere
     result = shipped.read(item["image"])
     if result.error is not None:
         return {"image": str(item["image"]), "dice": []}
@@ -61,7 +61,7 @@ def confirmation(item: dict[str, Any], kind: str, shipped: Any) -> dict[str, Any
     labels = read_yolo_labels(item["labels"], w, h)
     pairs = match_by_centre([d.box for d in result.dice], [(cx, cy) for _, cx, cy in labels])
     dice = [{"box": list(result.dice[i].box), "value": labels[j][0], "colour": None} for i, j in pairs]
-    return {"image": str(item["image"]), "dice": dice}
+    return {"image": str(Path(item["image"]).resolve()), "dice": dice}
 
 
 def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, Any]:
