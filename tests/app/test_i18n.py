@@ -101,3 +101,55 @@ def test_game_strings_are_merged_without_clashes():
         assert set(load_shell_table(lang)) <= set(merged)
     # the shell keeps no "g." keys: that prefix is the game screens'
     assert not [k for k in load_shell_table("en") if k.startswith("g.")]
+
+
+# --------------------------------------------------------------------------- issue 41 (b)
+# The rulebooks' words, the same on every screen: French "Écu(s)" and Italian "Moneta/Monete"
+# (capitalised, as the rulebooks print them) for the coins, never "pièce(s)" or "monete"; the
+# Italian rulebook's "IA" for the automa, as the engine's Italian table already says.
+
+
+def _every_table(lang):
+    from companion.app.common.engine_text import load_automa_table, load_engine_table
+    from companion.app.common.i18n import load_game_strings
+
+    for name, table in (("shell", load_shell_table(lang)), ("game", load_game_strings(lang)),
+                        ("engine", load_engine_table(lang)), ("automa", load_automa_table(lang))):
+        for k, v in table.items():
+            yield f"{name}:{k}", re.sub(r"\{[a-z_0-9]*\}", "", v)  # words, not placeholders' names
+
+
+@pytest.mark.parametrize("lang, wrong, right", [
+    ("fr", r"\bpi[èe]ces?\b", r"\bÉcus?\b"),
+    ("it", r"\bmonet[ae]\b", r"\bMonet[ae]\b"),
+])
+def test_the_coins_have_the_rulebooks_name_everywhere(lang, wrong, right):
+    texts = dict(_every_table(lang))
+    # "wrong" case-sensitively: the lower-case Italian word, any French "pièce"
+    left = {k: v for k, v in texts.items() if re.search(wrong, v, 0 if lang == "it" else re.I)}
+    assert not left, left
+    coins = {k: v for k, v in texts.items() if k.rsplit(".", 1)[-1] in ("coins", "starting_coins") or "seals_for_coins" in k}
+    assert coins and all(re.search(right, v) for v in coins.values()), coins
+    from companion.app.game.texts import GameText
+
+    gt = GameText(lang)
+    assert gt("g.sb.coins", n=2) == {"fr": "2 Écus", "it": "2 Monete"}[lang]
+    assert gt("g.sb.coins", n=1) == {"fr": "1 Écu", "it": "1 Moneta"}[lang]
+
+
+def test_italian_says_ia_for_the_automa_as_its_rulebook():
+    # ('automa' in quotes is a value of a game file, as written there)
+    left = {k: v for k, v in _every_table("it") if re.search(r"\bautom[ai]\b", re.sub(r"'[a-z_]+'", "", v), re.I)}
+    assert not left, left
+
+
+def test_a_plural_choice_has_two_forms():
+    """``{n:one|expert|experts}`` showed "Reveal 1 one" (the first form is the singular word)."""
+    from companion.app.common.i18n import load_game_strings
+    from companion.app.game.texts import GameText
+
+    for lang in LANGUAGES:
+        for k, v in {**load_shell_table(lang), **load_game_strings(lang)}.items():
+            for _, field, spec, _ in string.Formatter().parse(v):
+                assert not spec or "|" not in spec or spec.count("|") == 1, f"{lang}:{k} {spec}"
+    assert [GameText(x)("g.reveal.typed_button", n=1) for x in LANGUAGES] == ["Reveal 1 expert", "Révéler 1 expert", "Rivela 1 esperto"]

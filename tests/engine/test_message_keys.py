@@ -67,6 +67,7 @@ def _term_values() -> dict[str, set[str]]:
         "category": set(CATEGORIES),
         "location": row_kinds, "row": row_kinds,
         "token": set(default_board().round_token_effects), "token_id": set(default_board().round_token_effects),
+        "pub_type": {"0", "1", "2", "3", "4"},  # the publication types: Continent, Type I-IV (issue 41, item 10)
     }
 
 
