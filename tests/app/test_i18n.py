@@ -153,3 +153,12 @@ def test_a_plural_choice_has_two_forms():
             for _, field, spec, _ in string.Formatter().parse(v):
                 assert not spec or "|" not in spec or spec.count("|") == 1, f"{lang}:{k} {spec}"
     assert [GameText(x)("g.reveal.typed_button", n=1) for x in LANGUAGES] == ["Reveal 1 expert", "Révéler 1 expert", "Rivela 1 esperto"]
+
+
+def test_a_signed_gain_takes_the_singular_of_its_size():
+    """The turn's preview writes gains as "+1": "+1 coins", "+1 Écus", "+1 Monete" were shown."""
+    from companion.app.game.texts import GameText
+
+    assert [GameText(x)("g.gain.coins", n="+1") for x in LANGUAGES] == ["+1 coin", "+1 Écu", "+1 Moneta"]
+    assert [GameText(x)("g.gain.coins", n="+2") for x in LANGUAGES] == ["+2 coins", "+2 Écus", "+2 Monete"]
+    assert GameText("fr")("g.gain.coins", n="-1") == "-1 Écu"
