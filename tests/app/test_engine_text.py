@@ -196,3 +196,11 @@ def test_publication_types_read_as_the_board_prints_them(lang, up_to, refusal):
     wrong = engine_text(Msg("category.wrong_type", i=2, type=2, categories=["omnivore"], got="bird"), lang)
     assert {"en": "(Type II)", "fr": "(Type II)", "it": "(Tipo II)"}[lang] in wrong
     assert not re.search(r"(Type|Tipo) [0-4]\b", wrong + engine_text(Msg("publish.type_too_high", category="hot", type=4, top=2), lang))
+
+
+def test_a_count_of_cubes_chooses_its_word():
+    """Issue 41 (b): "il reste 1 cube(s)", "restano 1 cubi" were slips."""
+    m = Msg("research.no_cubes_left", have=1, seat="Ana", n=2, hint="")
+    assert engine_text(m, "fr") == "il reste 1 cube Recherche à Ana pour 2 cubes"
+    assert engine_text(m, "it") == "a Ana resta 1 cubo Ricerca per 2 cubi"
+    assert engine_text(Msg("cubes.swap_needs_five", seat="Ana", have=3, category="bird"), "it").startswith("Ana ha 3 cubi sulla")

@@ -218,3 +218,4 @@ def test_board_words_agree_in_french_and_italian():
     assert it("g.bd.space_free") == "libera" and it("g.bd.space_used").startswith("occupata")
     assert fr("g.bd.space_used").startswith("occupée")
     assert it("g.card.unnamed", continent=it.continent("africa"), n=3) == "animale dell'Africa n.3"
+    assert fr("g.res.rep", a=2, b=5) == "réputation de 2 à 5" and fr("g.dice.bad_value", value=7) == "un dé affiche de 1 à 6, pas 7"
