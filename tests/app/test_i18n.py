@@ -162,3 +162,14 @@ def test_a_signed_gain_takes_the_singular_of_its_size():
     assert [GameText(x)("g.gain.coins", n="+1") for x in LANGUAGES] == ["+1 coin", "+1 Écu", "+1 Moneta"]
     assert [GameText(x)("g.gain.coins", n="+2") for x in LANGUAGES] == ["+2 coins", "+2 Écus", "+2 Monete"]
     assert GameText("fr")("g.gain.coins", n="-1") == "-1 Écu"
+
+
+@pytest.mark.parametrize("lang, wrong", [
+    ("fr", r"\b[tT]uiles? de manche\b|\bjetons? (de )?manche\b|\bjetons? premier joueur\b|\bjeton Premier joueur\b"),
+    ("it", r"\b[tT]esser[ae] round\b|\bsegnalin[oi] round\b|\bsegnalino primo giocatore\b|\bsegnalino Primo giocatore\b"),
+])
+def test_the_round_and_first_player_tokens_have_the_rulebooks_names(lang, wrong):
+    """"Tuile de manche" / "Tessera round" on the screens, "jeton Manche" / "segnalino Round" in
+    the engine's log and the rulebooks; "jeton Premier Joueur" / "segnalino Primo Giocatore"."""
+    left = {k: v for k, v in _every_table(lang) if re.search(wrong, v)}
+    assert not left, left
