@@ -219,3 +219,7 @@ def test_board_words_agree_in_french_and_italian():
     assert fr("g.bd.space_used").startswith("occupée")
     assert it("g.card.unnamed", continent=it.continent("africa"), n=3) == "animale dell'Africa n.3"
     assert fr("g.res.rep", a=2, b=5) == "réputation de 2 à 5" and fr("g.dice.bad_value", value=7) == "un dé affiche de 1 à 6, pas 7"
+    space = dict(continent="Asie", n=2, bonus=1, rep=2, state="libre")
+    assert fr("g.bd.space_info", **space).startswith("Expédition en Asie, case 2")
+    assert it("g.bd.space_info", **{**space, "continent": "Asia"}).startswith("Spedizione in Asia, casella 2")
+    assert fr("g.wiz.scoring") == "Carte Scoring"  # the French rulebook's name
