@@ -173,3 +173,22 @@ def test_the_round_and_first_player_tokens_have_the_rulebooks_names(lang, wrong)
     the engine's log and the rulebooks; "jeton Premier Joueur" / "segnalino Primo Giocatore"."""
     left = {k: v for k, v in _every_table(lang) if re.search(wrong, v)}
     assert not left, left
+
+
+def test_italian_speaks_to_the_table_in_the_plural_on_the_game_screens():
+    """The game screens, the engine's messages and the Automa's card speak to the table (voi,
+    as the rulebook: "Toccate un dado"); the shell's screens to the person at the screen (tu).
+    "Ana: piazza i tuoi dadi" above "Toccate un dado", "I vostri dadi" among "correggili",
+    "Hai finito i cubi Ricerca" were mixed. (Buttons keep the imperative: "Prendi", "Conferma".)"""
+    from companion.app.common.engine_text import load_automa_table, load_engine_table
+    from companion.app.common.i18n import load_game_strings
+
+    tu = re.compile(r"\b(tu|tuo|tuoi|tua|tue|te|hai|Hai|inserisci|Inserisci|scegli|sostituisci|aspetta un|riprova|"
+                    r"aprila|scatta|ometti|piazza i tuoi|prendi un|lancia il)\b")
+    for name, table in (("game", load_game_strings("it")), ("engine", load_engine_table("it")),
+                        ("automa", load_automa_table("it"))):
+        left = {k: v for k, v in table.items() if not k.startswith(("g.choose.", "g.seal.take", "g.sep.add", "g.dice.correct"))
+                and tu.search(v)}
+        assert not left, (name, left)
+    left = {k: v for k, v in load_shell_table("it").items() if re.search(r"\b(vostr[oaie]|confermate)\b", v)}
+    assert not left, left
