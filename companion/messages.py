@@ -50,6 +50,8 @@ TERM_ARGS: dict[str, str] = {
     "token": "token",  # a round token, English: "extra die"
     "token_id": "token_id",  # English: "extra_die" (the word a record uses)
     "token_ids": "token_id",
+    "type": "pub_type",  # a publication type, 0-4: "Continent", "Type I" ... "Type IV" as the board prints them
+    "top": "pub_type",
 }
 
 #: language -> the plural form a count takes ("one" or "other"), CLDR's cardinal rules for
@@ -194,6 +196,8 @@ def _value(name: str, v: Any, table: Mapping[str, str], lang: str, term) -> str:
     if isinstance(v, (list, tuple)):
         return ", ".join(_value(name, x, table, lang, term) for x in v)
     kind = TERM_ARGS.get(name)
+    if kind == "pub_type" and isinstance(v, int) and not isinstance(v, bool):
+        v = str(v)  # a publication type is a number: its word is ``term.pub_type.<n>``
     if kind is not None and isinstance(v, str):
         word = term(kind, v) if term is not None else None
         if word is None:

@@ -37,6 +37,10 @@ class DieSpot:
     effect: dict  # what the owner gains if another seat takes it ({} = nothing)
 
 
+#: the publication types as the board prints them (the English ``term.pub_type.*``)
+PUB_TYPE = ("Continent", "Type I", "Type II", "Type III", "Type IV")
+
+
 def dice_on_boards(st: State) -> list[DieSpot]:
     out = []
     for si, s in enumerate(st.seats):
@@ -280,7 +284,7 @@ def die_options(st: State, seat: int, die: tuple[str, int] | None = None) -> lis
         # publish as high as the free spend allows
         best = max(t for t, x in types.items() if x == sp)
         v = _value(st, seat, die, sp)
-        out.append(Option("publish", Publish(seat, cid, sp), cid, v, f"{c.label()} up to Type {best} (Type {top} reachable)"))
+        out.append(Option("publish", Publish(seat, cid, sp), cid, v, f"{c.label()} up to {PUB_TYPE[best]} ({PUB_TYPE[top]} reachable)"))
     return out
 
 

@@ -432,7 +432,7 @@ def _check_categories(cats) -> None:
     for i, c in enumerate(cats):
         allowed = CATEGORIES_BY_TYPE[i + 1]
         if c not in allowed:
-            raise BadActionError("category.wrong_type", i=i + 1, type="I II III IV".split()[i], categories=allowed, got=c)
+            raise BadActionError("category.wrong_type", i=i + 1, type=i + 1, categories=allowed, got=c)
 
 
 def _new_card(st: State, a) -> Card:

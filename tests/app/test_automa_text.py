@@ -185,17 +185,17 @@ def test_ordinals_plurals_and_elision():
     turn = AutomaMsg("ai.expedition.place", n=1, continent="america")
     assert str(turn) == "Place it on the 1st Expedition space of America."
     assert engine_text(turn, "fr") == "Placez-le sur le 1er emplacement Expédition d'Amérique."
-    assert engine_text(turn, "it") == "Mettilo sulla 1ª casella Spedizione dell'America."
+    assert engine_text(turn, "it") == "Mettetelo sulla 1ª casella Spedizione dell'America."
     two = AutomaMsg("ai.expedition.place", n=2, continent="europe")
     assert engine_text(two, "fr") == "Placez-le sur le 2e emplacement Expédition d'Europe."
-    assert engine_text(two, "it") == "Mettilo sulla 2ª casella Spedizione dell'Europa."
+    assert engine_text(two, "it") == "Mettetelo sulla 2ª casella Spedizione dell'Europa."
     take = take_die_msg("blue", 5, owner_name="Joëlle", own=False, slot=0, actor="Robot")
     assert str(take) == "Take the blue 5 from Joëlle's board (Joëlle gains nothing)."
     assert engine_text(take, "fr") == "Prenez le 5 bleu sur le plateau de Joëlle (Joëlle ne gagne rien)."
-    assert engine_text(take, "it") == "Prendi il dado blu da 5 dalla plancia di Joëlle (Joëlle non ottiene niente)."
+    assert engine_text(take, "it") == "Prendete il dado blu da 5 dalla plancia di Joëlle (Joëlle non ottiene niente)."
     take = take_die_msg("red", 3, owner_name="Anna", own=False, slot=1, actor="Robot")
     assert engine_text(take, "fr") == "Prenez le 3 rouge sur le plateau d'Anna (Anna gagne 2 Écus)."
-    assert engine_text(take, "it") == "Prendi il dado rosso da 3 dalla plancia di Anna (Anna ottiene 2 Monete)."
+    assert engine_text(take, "it") == "Prendete il dado rosso da 3 dalla plancia di Anna (Anna ottiene 2 Monete)."
     one = AutomaMsg("ai.expedition.discard", actor="Robot", n=1, vp=4, per=4)
     assert engine_text(one, "fr") == "Robot défausse 1 jeton Expédition et marque 4 PV (4 par jeton)."
     assert engine_text(one, "it") == "Robot scarta 1 segnalino Spedizione e guadagna 4 PV (4 per segnalino)."
@@ -208,3 +208,13 @@ def test_the_app_tables_are_flat_json():
     for lang in LANGS:
         with open(f"companion/app/assets/i18n/automa/{lang}.json", encoding="utf-8") as f:
             assert json.load(f) == load_automa_table(lang)
+
+
+def test_the_italian_card_speaks_to_the_table_as_its_hint_does():
+    """Issue 41 (b): the card's hint said "Muovete ... toccate" (voi, as the rulebook) and its
+    lines "Prendi ... Mettilo ... Sposta" (tu), in one card."""
+    from companion.app.common.engine_text import load_automa_table
+
+    tu = re.compile(r"\b(Prendi|Mettilo|Metti|Sposta|Disponi|Pesca|pescala|mostrala|mettila|pesca|inseriscila|scopri)\b")
+    left = {k: v for k, v in load_automa_table("it").items() if tu.search(v)}
+    assert not left, left

@@ -130,7 +130,7 @@ def test_game_words_the_screens_do_not_have_are_in_the_engine_tables():
 
 #: keys whose French text is rightly the same as the English one (words shared by both)
 SAME_AS_EN = {"fr": {"log.automa_seat", "term.token.expert", "term.token.animal", "term.token_id.expert",
-                     "term.token_id.animal"}, "it": set()}
+                     "term.token_id.animal", *(f"term.pub_type.{t}" for t in range(5))}, "it": set()}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -180,3 +180,27 @@ def test_a_key_not_yet_translated_falls_back_to_english(monkeypatch):
     monkeypatch.delitem(load_engine_table("fr"), "turn.game_over")
     assert engine_text(Msg("turn.game_over"), "fr") == "the game is over: no more actions can be entered"
     assert engine_text(ValueError("plain"), "fr") == "plain"
+
+
+@pytest.mark.parametrize("lang, up_to, refusal", [
+    ("en", " up to Type III", "publishing up to Type IV needs a die of 6"),
+    ("fr", " jusqu'au Type III", "publier jusqu'au Type IV demande un dé de 6"),
+    ("it", " fino al Tipo III", "pubblicare fino al Tipo IV richiede un dado di 6"),
+])
+def test_publication_types_read_as_the_board_prints_them(lang, up_to, refusal):
+    """Issue 41, item 10: the log said "up to Type 3"; the board prints Type I-IV and Continent."""
+    assert engine_text(Msg("log.publish_up_to", type=3), lang) == up_to
+    assert engine_text(Msg("publish.up_to_too_low", type=4, need=6, value=5, n=1), lang).startswith(refusal)
+    continent = {"en": "Continent", "fr": "Continent", "it": "Continente"}[lang]
+    assert engine_text(Msg("log.publish_up_to", type=0), lang).endswith(continent)
+    wrong = engine_text(Msg("category.wrong_type", i=2, type=2, categories=["omnivore"], got="bird"), lang)
+    assert {"en": "(Type II)", "fr": "(Type II)", "it": "(Tipo II)"}[lang] in wrong
+    assert not re.search(r"(Type|Tipo) [0-4]\b", wrong + engine_text(Msg("publish.type_too_high", category="hot", type=4, top=2), lang))
+
+
+def test_a_count_of_cubes_chooses_its_word():
+    """Issue 41 (b): "il reste 1 cube(s)", "restano 1 cubi" were slips."""
+    m = Msg("research.no_cubes_left", have=1, seat="Ana", n=2, hint="")
+    assert engine_text(m, "fr") == "il reste 1 cube Recherche à Ana pour 2 cubes"
+    assert engine_text(m, "it") == "a Ana resta 1 cubo Ricerca per 2 cubi"
+    assert engine_text(Msg("cubes.swap_needs_five", seat="Ana", have=3, category="bird"), "it").startswith("Ana ha 3 cubi sulla")

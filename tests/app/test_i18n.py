@@ -101,3 +101,94 @@ def test_game_strings_are_merged_without_clashes():
         assert set(load_shell_table(lang)) <= set(merged)
     # the shell keeps no "g." keys: that prefix is the game screens'
     assert not [k for k in load_shell_table("en") if k.startswith("g.")]
+
+
+# --------------------------------------------------------------------------- issue 41 (b)
+# The rulebooks' words, the same on every screen: French "Écu(s)" and Italian "Moneta/Monete"
+# (capitalised, as the rulebooks print them) for the coins, never "pièce(s)" or "monete"; the
+# Italian rulebook's "IA" for the automa, as the engine's Italian table already says.
+
+
+def _every_table(lang):
+    from companion.app.common.engine_text import load_automa_table, load_engine_table
+    from companion.app.common.i18n import load_game_strings
+
+    for name, table in (("shell", load_shell_table(lang)), ("game", load_game_strings(lang)),
+                        ("engine", load_engine_table(lang)), ("automa", load_automa_table(lang))):
+        for k, v in table.items():
+            yield f"{name}:{k}", re.sub(r"\{[a-z_0-9]*\}", "", v)  # words, not placeholders' names
+
+
+@pytest.mark.parametrize("lang, wrong, right", [
+    ("fr", r"\bpi[èe]ces?\b", r"\bÉcus?\b"),
+    ("it", r"\bmonet[ae]\b", r"\bMonet[ae]\b"),
+])
+def test_the_coins_have_the_rulebooks_name_everywhere(lang, wrong, right):
+    texts = dict(_every_table(lang))
+    # "wrong" case-sensitively: the lower-case Italian word, any French "pièce"
+    left = {k: v for k, v in texts.items() if re.search(wrong, v, 0 if lang == "it" else re.I)}
+    assert not left, left
+    coins = {k: v for k, v in texts.items() if k.rsplit(".", 1)[-1] in ("coins", "starting_coins") or "seals_for_coins" in k}
+    assert coins and all(re.search(right, v) for v in coins.values()), coins
+    from companion.app.game.texts import GameText
+
+    gt = GameText(lang)
+    assert gt("g.sb.coins", n=2) == {"fr": "2 Écus", "it": "2 Monete"}[lang]
+    assert gt("g.sb.coins", n=1) == {"fr": "1 Écu", "it": "1 Moneta"}[lang]
+
+
+def test_italian_says_ia_for_the_automa_as_its_rulebook():
+    # ('automa' in quotes is a value of a game file, as written there)
+    left = {k: v for k, v in _every_table("it") if re.search(r"\bautom[ai]\b", re.sub(r"'[a-z_]+'", "", v), re.I)}
+    assert not left, left
+
+
+def test_a_plural_choice_has_two_forms():
+    """``{n:one|expert|experts}`` showed "Reveal 1 one" (the first form is the singular word)."""
+    from companion.app.common.i18n import load_game_strings
+    from companion.app.game.texts import GameText
+
+    for lang in LANGUAGES:
+        for k, v in {**load_shell_table(lang), **load_game_strings(lang)}.items():
+            for _, field, spec, _ in string.Formatter().parse(v):
+                assert not spec or "|" not in spec or spec.count("|") == 1, f"{lang}:{k} {spec}"
+    assert [GameText(x)("g.reveal.typed_button", n=1) for x in LANGUAGES] == ["Reveal 1 expert", "Révéler 1 expert", "Rivela 1 esperto"]
+
+
+def test_a_signed_gain_takes_the_singular_of_its_size():
+    """The turn's preview writes gains as "+1": "+1 coins", "+1 Écus", "+1 Monete" were shown."""
+    from companion.app.game.texts import GameText
+
+    assert [GameText(x)("g.gain.coins", n="+1") for x in LANGUAGES] == ["+1 coin", "+1 Écu", "+1 Moneta"]
+    assert [GameText(x)("g.gain.coins", n="+2") for x in LANGUAGES] == ["+2 coins", "+2 Écus", "+2 Monete"]
+    assert GameText("fr")("g.gain.coins", n="-1") == "-1 Écu"
+
+
+@pytest.mark.parametrize("lang, wrong", [
+    ("fr", r"\b[tT]uiles? de manche\b|\bjetons? (de )?manche\b|\bjetons? premier joueur\b|\bjeton Premier joueur\b"),
+    ("it", r"\b[tT]esser[ae] round\b|\bsegnalin[oi] round\b|\bsegnalino primo giocatore\b|\bsegnalino Primo giocatore\b"),
+])
+def test_the_round_and_first_player_tokens_have_the_rulebooks_names(lang, wrong):
+    """"Tuile de manche" / "Tessera round" on the screens, "jeton Manche" / "segnalino Round" in
+    the engine's log and the rulebooks; "jeton Premier Joueur" / "segnalino Primo Giocatore"."""
+    left = {k: v for k, v in _every_table(lang) if re.search(wrong, v)}
+    assert not left, left
+
+
+def test_italian_speaks_to_the_table_in_the_plural_on_the_game_screens():
+    """The game screens, the engine's messages and the Automa's card speak to the table (voi,
+    as the rulebook: "Toccate un dado"); the shell's screens to the person at the screen (tu).
+    "Ana: piazza i tuoi dadi" above "Toccate un dado", "I vostri dadi" among "correggili",
+    "Hai finito i cubi Ricerca" were mixed. (Buttons keep the imperative: "Prendi", "Conferma".)"""
+    from companion.app.common.engine_text import load_automa_table, load_engine_table
+    from companion.app.common.i18n import load_game_strings
+
+    tu = re.compile(r"\b(tu|tuo|tuoi|tua|tue|te|hai|Hai|inserisci|Inserisci|scegli|sostituisci|aspetta un|riprova|"
+                    r"aprila|scatta|ometti|piazza i tuoi|prendi un|lancia il)\b")
+    for name, table in (("game", load_game_strings("it")), ("engine", load_engine_table("it")),
+                        ("automa", load_automa_table("it"))):
+        left = {k: v for k, v in table.items() if not k.startswith(("g.choose.", "g.seal.take", "g.sep.add", "g.dice.correct"))
+                and tu.search(v)}
+        assert not left, (name, left)
+    left = {k: v for k, v in load_shell_table("it").items() if re.search(r"\b(vostr[oaie]|confermate)\b", v)}
+    assert not left, left

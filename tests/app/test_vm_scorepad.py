@@ -67,7 +67,10 @@ def test_tie_break_is_explained_in_the_users_language():
     assert fr.view.totals == (113, 113, 88)
     assert fr.view.winners == ("Bruno",)
     assert fr.view.verdict == ("Bruno et Ana sont à égalité avec 113 PV ; Bruno a publié le plus "
-                               "d'animaux (7, contre Ana 5) et gagne")
+                               "d'animaux (7, contre 5 pour Ana) et gagne")
+    it = ScorePad(Translator("it"))
+    it.load_sheet(data)
+    assert it.view.verdict.endswith("(7, contro 5 di Ana) e vince")
     assert [b.winner for b in fr.view.bars] == [False, True, False]
     assert fr.view.bars[1].fraction == 1.0 and fr.view.bars[2].fraction == pytest.approx(88 / 113)
 

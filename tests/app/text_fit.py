@@ -16,7 +16,8 @@ between words are fine and not checked. The room model:
   60 px for the switch itself (and its label is one line: Flet does not wrap it, the end is cut
   at the screen's edge), a radio button 48 px for its circle;
 - a text or container with a ``width`` gets that width, less a container's padding; a text cut
-  with an ellipsis after ``max_lines`` lines is wrapped between words and must need no more.
+  with an ellipsis after ``max_lines`` lines is wrapped between words and must need no more;
+- in a row that does not wrap, each icon takes its size and the row's spacing from the others.
 
 The constants are Material 3's paddings, rounded up; with them the three breaks seen in
 Chromium at 390 px ("La / Boudeus / e" in the score pad, "Stop / and tell / me" in Settings, the
@@ -30,6 +31,10 @@ import unicodedata
 import flet as ft
 
 PHONE = 390
+#: a text drawn in one of these weights is wider than Regular: Roboto Bold's advances are about
+#: 7 % wider ("Pubblicazione" at 12 px: about 80 px drawn, 75 px in Regular)
+BOLD = (ft.FontWeight.BOLD, ft.FontWeight.W_600, ft.FontWeight.W_700, ft.FontWeight.W_800, ft.FontWeight.W_900)
+BOLD_TEXT = 1.07
 CONTENT = PHONE - 2 * 16 - 2 * 16
 
 # Roboto Regular advance widths in em (approximate); anything else 0.56
@@ -138,13 +143,23 @@ def problems(control, width: float = CONTENT) -> list[str]:
         if isinstance(c, ft.Text):
             if isinstance(c.value, str) and (isinstance(own, (int, float)) or c.overflow == ft.TextOverflow.ELLIPSIS):
                 size = c.size or 14
+                bold = c.weight in BOLD
                 if c.overflow == ft.TextOverflow.ELLIPSIS:
                     most = c.max_lines or 1  # Flutter: an ellipsis without max_lines is one line
                     n = lines(c.value, room, size)
-                    if n > most or widest_word(c.value, size, False)[1] > room:
+                    if n > most or widest_word(c.value, size, False)[1] * (BOLD_TEXT if bold else 1) > room:
                         out.append(f"text {c.value!r}: {n} lines of {room:.0f} px, {most} shown (ellipsis)")
                     return
                 check(c.value, room, "text", size=size, bold=False)
+            return
+        if isinstance(c, ft.Row) and not c.wrap and c.controls:
+            # a row's icons keep their width: the texts beside them get the rest
+            # ("Pubblicazio…" beside its icon in a board location at 390 px)
+            icons = [x for x in c.controls if isinstance(x, ft.Icon)]
+            gap = c.spacing if isinstance(c.spacing, (int, float)) else 10
+            fixed = sum((x.size or 24) + gap for x in icons)
+            for x in c.controls:
+                walk(x, room - fixed)
             return
         for name in ("content", "controls", "title", "subtitle", "leading", "trailing"):
             walk(getattr(c, name, None), room)

@@ -67,6 +67,7 @@ def _term_values() -> dict[str, set[str]]:
         "category": set(CATEGORIES),
         "location": row_kinds, "row": row_kinds,
         "token": set(default_board().round_token_effects), "token_id": set(default_board().round_token_effects),
+        "pub_type": {"0", "1", "2", "3", "4"},  # the publication types: Continent, Type I-IV (issue 41, item 10)
     }
 
 
@@ -219,3 +220,13 @@ def test_nested_messages_lists_and_game_words():
     assert render(m, table, term=lambda kind, v: v.upper() + "!" if kind == "colour" else None) == \
         "<1> sees RED!, PINK! ('red') in ASIA"
     assert placeholders("{a} {b:x|y} {c!r}") == {"a", "b", "c"}
+
+
+def test_publication_types_are_the_boards_words_in_english_too():
+    """Issue 41, item 10: "up to Type 3" -> "up to Type III"; a publish option's label the same."""
+    from companion.engine.queries import PUB_TYPE
+    from companion.messages import Msg, english
+
+    assert english(Msg("log.publish_up_to", type=3)) == " up to Type III"
+    assert english(Msg("log.publish_up_to", type=0)) == " up to Continent"
+    assert PUB_TYPE == tuple(EN[f"term.pub_type.{t}"] for t in range(5))

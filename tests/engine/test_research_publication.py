@@ -172,7 +172,7 @@ def test_publication_mandatory_reference_cube_optional_others_and_discards():
 def test_publication_up_to_type_i_and_without_cubes():
     st, s, ref, same, other, plain, far = _pub_setup()
     hand(st, 0, ("blue", 3))
-    refused(st, Publish(0, ref, up_to=0), PublicationError, "Type 1")  # starts at the die's type (issue 39)
+    refused(st, Publish(0, ref, up_to=0), PublicationError, "Type I")  # starts at the die's type (issue 39)
     apply(st, Publish(0, ref, up_to=1))  # aquatic (Type III) is not published: that cube is lost
     assert s.pub_cubes == {"bird": 1} and s.cubes_lost == 1
     _next_turn(st, 0)

@@ -152,7 +152,7 @@ def test_publication_eric_needs_5_for_type_iii():
     # the same die without the coin (value 4) publishes only up to Type II
     t, c = eric_game()
     from companion.errors import PublicationError
-    t.refuse(Publish(0, c["aix"], extra=((c["e2"], "aquatic"),)), PublicationError, "type 3")
+    t.refuse(Publish(0, c["aix"], extra=((c["e2"], "aquatic"),)), PublicationError, "Type III")
     pv = preview_publication(t.st, Publish(0, c["aix"], extra=((c["e2"], "omnivore"),)))
     # Type II omnivore x2 (6) + Type I bird x1 (2) + cards: Aix + E2 (2)
     assert pv.vp_by_type == {0: 2, 1: 2, 2: 6}

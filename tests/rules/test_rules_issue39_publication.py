@@ -19,10 +19,10 @@ def test_a_publication_below_the_highest_type_is_refused():
     s = t.seat(0)
     # "Starting with the Category of the highest Type you can publish, you must take the
     # corresponding Research cube": the blue 4 publishes from Type II, not from Type I or 0
-    t.refuse(Publish(0, c["aix"], up_to=1), PublicationError, "Type 2")
-    t.refuse(Publish(0, c["aix"], up_to=0), PublicationError, "Type 2")
+    t.refuse(Publish(0, c["aix"], up_to=1), PublicationError, "Type II")
+    t.refuse(Publish(0, c["aix"], up_to=0), PublicationError, "Type II")
     # one coin more: the die is worth 5, Type III, so up_to=2 is refused then too
-    t.refuse(Publish(0, c["aix"], Spend(coins=1), up_to=2), PublicationError, "Type 3")
+    t.refuse(Publish(0, c["aix"], Spend(coins=1), up_to=2), PublicationError, "Type III")
     # above the die: still the die-value refusal
     t.refuse(Publish(0, c["aix"], up_to=3), DieValueError, "5")
     # exactly the highest type, or no up_to: accepted, the Type II omnivore cube must go
@@ -41,7 +41,7 @@ def test_publishable_types_offer_only_the_type_each_spend_starts_at():
         # each spend starts the publication exactly at its type: up_to=typ is accepted,
         # one type lower is refused
         preview_publication(t.st, Publish(0, c["aix"], sp, up_to=typ))
-        t.refuse(Publish(0, c["aix"], sp, up_to=typ - 1), PublicationError, f"Type {typ}")
+        t.refuse(Publish(0, c["aix"], sp, up_to=typ - 1), PublicationError, "Type " + ("I", "II", "III", "IV")[typ - 1])
 
 
 def test_an_old_log_publishing_below_the_highest_type_still_replays():

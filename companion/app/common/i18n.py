@@ -29,6 +29,14 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fr": "Français", "it": "Italiano"}
 
 
+def _count(v):
+    """The number a plural choice is made by: a signed count written as text ("+1", "-2", a
+    gain or a loss on the turn's preview) is its size; anything else as it is."""
+    if isinstance(v, str) and v.lstrip("+-").isdigit():
+        return abs(int(v))
+    return v
+
+
 def format_text(text: str, lang: str, kwargs: dict) -> str:
     """``text.format(**kwargs)`` where a ``{n:one|other}`` field is a plural choice by the
     language's rule (``{n}`` itself still writes the number)."""
@@ -47,7 +55,7 @@ def format_text(text: str, lang: str, kwargs: dict) -> str:
         v = kwargs[field]
         if spec and "|" in spec:
             forms = spec.split("|")
-            out.append(forms[0] if rule(v) == "one" else forms[-1])
+            out.append(forms[0] if rule(_count(v)) == "one" else forms[-1])
         else:
             v = repr(v) if conv == "r" else (str(v) if conv == "s" else v)
             out.append(format(v, spec or ""))

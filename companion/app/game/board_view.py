@@ -127,10 +127,22 @@ class Parts:
 # --------------------------------------------------------------------------- central board
 
 
+#: a location box narrower than this (a phone: three to a row) puts its icon beside its dice, so
+#: its name has the box's whole width ("Pubblicazione" was cut to "Pubblicazio…" at 390 px)
+NARROW_LOCATION = 120
+
+
 def location_box(loc: bv.LocationView, show: Show, width: int) -> ft.Control:
-    head = ft.Row([ft.Icon(LOC_ICON[loc.key], size=16), ft.Text(loc.name, size=12, weight=ft.FontWeight.BOLD, expand=True,
-                                                              overflow=ft.TextOverflow.ELLIPSIS)], spacing=4)
-    rows: list[ft.Control] = [head, ft.Row([mini_die(d, show) for d in loc.dice], wrap=True, spacing=3, run_spacing=3)]
+    icon = ft.Icon(LOC_ICON[loc.key], size=16)
+    dice = [mini_die(d, show) for d in loc.dice]
+    if width < NARROW_LOCATION:
+        rows: list[ft.Control] = [ft.Text(loc.name, size=12, weight=ft.FontWeight.BOLD, width=width - 2 * 6,
+                                          overflow=ft.TextOverflow.ELLIPSIS),
+                                  ft.Row([icon, *dice], wrap=True, spacing=3, run_spacing=3)]
+    else:
+        head = ft.Row([icon, ft.Text(loc.name, size=12, weight=ft.FontWeight.BOLD, expand=True,
+                                     overflow=ft.TextOverflow.ELLIPSIS)], spacing=4)
+        rows = [head, ft.Row(dice, wrap=True, spacing=3, run_spacing=3)]
     if loc.note:
         rows.append(ft.Icon(ft.Icons.FLAG, size=14))
     return ft.Semantics(content=ft.Container(ft.Column(rows, spacing=4), width=width, padding=6, border_radius=6,

@@ -88,7 +88,7 @@ class DiceEntry:
         if len(self.chips) >= self.count:
             return self._refuse(self.t("g.dice.too_many", name=self.seat_name, count=self.count, n=len(self.chips) + 1))
         if self.of_colour(colour) + 1 > self.bag.get(colour, 0):
-            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.colour(colour), n=self.bag.get(colour, 0)))
+            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.dice_colour(colour, self.bag.get(colour, 0)), n=self.bag.get(colour, 0)))
         self.chips.append(Chip(colour, value))
         self.message, self.message_is_error = None, False
         return True
@@ -117,7 +117,7 @@ class DiceEntry:
             return self._refuse(self.t("g.dice.bad_colour", colour=colour))
         chip = self.chips[i]
         if colour != chip.colour and self.of_colour(colour) + 1 > self.bag.get(colour, 0):
-            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.colour(colour), n=self.bag.get(colour, 0)))
+            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.dice_colour(colour, self.bag.get(colour, 0)), n=self.bag.get(colour, 0)))
         chip.colour, chip.unsure = colour, False
         self.message, self.message_is_error = None, False
         return True
@@ -167,7 +167,7 @@ class DiceEntry:
                 per[d.colour] = per.get(d.colour, 0) + 1
         for c, k in per.items():
             if k > self.bag.get(c, 0):
-                return self._refuse(self.t("g.dice.photo_colour", n=k, colour=self.t.colour(c), left=self.bag.get(c, 0)))
+                return self._refuse(self.t("g.dice.photo_colour", n=k, colour=self.t.dice_colour(c, k), left=self.bag.get(c, 0)))
         for d in dice:
             if not 1 <= int(d.value) <= 6:
                 return self._refuse(self.t("g.dice.bad_value", value=d.value))
@@ -194,7 +194,7 @@ class DiceEntry:
             return self.t("g.dice.confirm_unsure")
         for c in COLOURS:
             if self.of_colour(c) > self.bag.get(c, 0):
-                return self.t("g.dice.colour_gone", colour=self.t.colour(c), n=self.bag.get(c, 0))
+                return self.t("g.dice.colour_gone", colour=self.t.dice_colour(c, self.bag.get(c, 0)), n=self.bag.get(c, 0))
         return None
 
     def action(self, seat: int) -> RollDice:

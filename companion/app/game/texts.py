@@ -73,6 +73,17 @@ class GameText:
     def colour(self, c: str) -> str:
         return self(f"g.colour.{c}")
 
+    def dice_colour(self, c: str, n: int) -> str:
+        """A colour said of ``n`` dice: it agrees with them in French and Italian ("2 dés
+        rouges", "2 dadi rossi"; the engine tables' ``term.dice_colour.*``), by the language's
+        plural rule ("0 dé rouge" in French)."""
+        from companion.app.common.engine_text import load_engine_table
+        from companion.messages import PLURAL_RULES
+
+        if PLURAL_RULES[self.lang](n) == "one":
+            return self.colour(c)
+        return load_engine_table(self.lang).get(f"term.dice_colour.{c}") or self.colour(c)
+
     def category(self, c: str) -> str:
         return self(f"g.cat.{c}")
 

@@ -74,7 +74,7 @@ def verdict(ranking: Ranking, tr: Translator) -> str:
     names = _join([b.name for b in tied], tr)
     if len(ranking.winners) == 1:
         w = tied[0]
-        others = ", ".join(f"{b.name} {b.published_animals}" for b in tied[1:])
+        others = ", ".join(tr("score.tie_other", name=b.name, n=b.published_animals) for b in tied[1:])
         return tr("score.tie_won", names=names, total=top, winner=w.name, n=w.published_animals, others=others)
     return tr("score.tie_shared", names=names, total=top, winners=_join(list(ranking.winners), tr),
               n=tied[0].published_animals)

@@ -13,6 +13,10 @@ from companion.app.settings.tools_vm import (CALIBRATION_ORDER, CalibrationTools
                                              ProfileTools, ToolError)
 from companion.app.settings.vm import MAX_CELL, BoxConstantsForm, SettingsAccess, cell_label
 
+#: px between rows of the box's number fields and above the first: a field's floating label may
+#: take two lines (12 px each) above its border
+LABEL_ROOM = 24
+
 
 class SettingsScreen(Screen):
     def title(self) -> str:
@@ -102,7 +106,10 @@ class SettingsScreen(Screen):
             rows.append(ft.Column([
                 ft.Text(tr(f"board.{key}"), weight=ft.FontWeight.BOLD),
                 ft.Text(tr(f"board.{key}_help"), size=12),
-                ft.Row(fields_of_key, wrap=True, spacing=8, run_spacing=8),
+                # room above each field for a label on two lines ("Casella 1: bonus al valore" in a
+                # 150 px field floats as two lines over the border: it covered the help line above)
+                ft.Container(ft.Row(fields_of_key, wrap=True, spacing=8, run_spacing=LABEL_ROOM),
+                             padding=ft.Padding.only(top=LABEL_ROOM - 8)),
                 err_text,
             ], spacing=4))
         rows.append(ft.Row([

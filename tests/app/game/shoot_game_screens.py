@@ -64,6 +64,14 @@ def prepare(data_dir: Path) -> dict[str, str]:
     return titles
 
 
+def shoot(page, path: Path) -> None:
+    """A screenshot saved small (palette-quantised, as make_screenshots.py saves its own)."""
+    from PIL import Image
+
+    page.screenshot(path=str(path))
+    Image.open(path).convert("RGB").quantize(colors=96, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+
+
 def open_game(page, title):
     button(page, "Resume", exact=False).first.click()
     shown(page, title).wait_for(timeout=20000)
@@ -94,7 +102,7 @@ def main(out: Path) -> int:
             button(page, "New game", exact=False).first.click()
             button(page, "Start the game").wait_for(timeout=20000)
             settle(page, 900)
-            page.screenshot(path=str(out / f"game-wizard-{size}.png"))
+            shoot(page, out / f"game-wizard-{size}.png")
             page.close()
             for shot, title in titles.items():
                 page = fresh()
@@ -103,13 +111,13 @@ def main(out: Path) -> int:
                     page.get_by_role("button", name="on Ben's slot", exact=False).first.click()
                     shown(page, "What the").wait_for(timeout=10000)
                     settle(page, 700)
-                    page.screenshot(path=str(out / f"game-turn-options-{size}.png"))
+                    shoot(page, out / f"game-turn-options-{size}.png")
                     target = page.get_by_role("button", name="Expedition to", exact=False)
                     (target if target.count() else page.get_by_role("button", name="Embassy", exact=False)).first.click()
                     button(page, "Confirm").wait_for(timeout=10000)
                     settle(page, 700)
                     shot = "turn-draft"
-                page.screenshot(path=str(out / f"game-{shot}-{size}.png"))
+                shoot(page, out / f"game-{shot}-{size}.png")
                 print("saved", shot, size, flush=True)
                 page.close()
     return 0

@@ -234,3 +234,21 @@ def test_publication_speaks_the_boards_language(lang, continent, types):
     shown += " ".join(gt("g.draft.pv_type", t=gt.pub_type(t), vp=3) for t in range(5))
     assert not re.search(r"\b(Type|Tipo) [0-9]", shown), shown
     assert not re.search(r"(^|· )0 ·", shown), shown
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_the_central_boards_location_names_fit_a_phone(lang):
+    """"Pubblicazione" beside its icon was cut to "Pubblicazio…" on a 390 px phone: a narrow
+    location box puts its icon beside the dice and gives its name the whole width."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from text_fit import problems
+
+    from companion.app.game.board_view import central_board_view
+
+    gt = GameText(lang)
+    st, _, placed = next(x for x in snapshots() if x[0].round >= 2 and sum(x[0].central.values()) >= 2)
+    drawn = central_board_view(bv.central_board(st, placed, gt), gt, lambda info: None, 366)  # a 390 px phone
+    assert problems(drawn, 366) == []

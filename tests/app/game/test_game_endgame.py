@@ -105,7 +105,7 @@ def test_charts_of_the_sample_four_seat_game(game_dir):
 
 @pytest.mark.parametrize("lang,words", [("en", ("Where the points come from", "Collections", "R6", "300 VP")),
                                         ("fr", ("D'où viennent les points", "Sceaux royaux", "M6", "300 PV")),
-                                        ("it", ("Da dove vengono i punti", "Segnalini spedizione", "R6", "300 PV"))])
+                                        ("it", ("Da dove vengono i punti", "Segnalini Spedizione", "R6", "300 PV"))])
 def test_charts_drawn_on_a_phone_in_each_language(game_dir, lang, words):
     store = GameStore(game_dir)
     session = GameSession.import_game(store, json.loads(SAMPLE.read_text(encoding="utf-8")))

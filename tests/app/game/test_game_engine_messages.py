@@ -95,7 +95,7 @@ def test_the_same_refusal_in_italian(game_dir):
 def test_the_automa_card_and_notes_speak_the_table_language(game_dir):
     """Issue 41, item 1: the automa's card (its instructions) and the notes that follow a step
     (its dice layout, what it gains) are in the screen's language."""
-    for lang, words in (("fr", ("Prenez", "Placez-le", "plateau")), ("it", ("Prendi", "Mettilo", "plancia"))):
+    for lang, words in (("fr", ("Prenez", "Placez-le", "plateau")), ("it", ("Prendete", "Mettetelo", "plancia"))):
         vm = _french_game(game_dir / lang, lang)
         rng = random.Random(3)
         cards, notes = [], []

@@ -180,7 +180,7 @@ def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
     assert [words[x]("g.dice.read_ok", n=3) for x in words] == ["3 dice read.", "3 dés lus.", "3 dadi letti."]
     assert [words[x]("g.bd.gain.animal", n=2) for x in words] == ["2 animals", "2 animaux", "2 animali"]
     assert [words[x]("g.bd.gain.animal", n=1) for x in words] == ["1 animal", "1 animal", "1 animale"]
-    assert words["fr"]("g.spend.coins", n=0) == "0 pièce"  # French: 0 is singular
+    assert words["fr"]("g.spend.coins", n=0) == "0 Écu"  # French: 0 is singular
     assert words["en"]("g.setup.seat_gets", name="Ana", coins=1, tokens=2) == "Ana: 1 coin and 2 expedition tokens."
     for lang in ("en", "fr", "it"):
         for folder in (("companion.app.game", "i18n"), ("companion.app", "assets/i18n")):

@@ -185,3 +185,41 @@ def test_an_automa_seat_is_never_called_a_player():
                 assert t("g.wiz.automa") in title
             else:
                 assert t("g.wiz.human") in title
+
+
+def test_a_colour_said_of_several_dice_agrees_with_them_in_french_and_italian():
+    """Issue 41 (b): "il ne reste que 2 dés rouge" / "restano solo 2 dadi rosso" were slips."""
+    words = {}
+    for lang in ("en", "fr", "it"):
+        e = DiceEntry("Ana", 4, {"red": 2, "yellow": 4, "purple": 4, "blue": 4, "green": 1}, GameText(lang))
+        assert e.add("red", 6) and e.add("red", 5) and not e.add("red", 2)
+        words[lang, 2] = e.message
+        assert e.add("green", 1) and not e.add("green", 3)
+        words[lang, 1] = e.message
+    assert words["en", 2] == "only 2 red dice are left in the bag"
+    assert words["fr", 2] == "il ne reste que 2 dés rouges dans le sac"
+    assert words["fr", 1] == "il ne reste que 1 dé vert dans le sac"
+    assert words["it", 2] == "nel sacchetto restano solo 2 dadi rossi"
+    assert words["it", 1] == "nel sacchetto resta solo 1 dado verde"
+    fr, it = GameText("fr"), GameText("it")
+    assert [fr.dice_colour("yellow", n) for n in (0, 1, 3)] == ["jaune", "jaune", "jaunes"]  # French: 0 is singular
+    assert [it.dice_colour("yellow", n) for n in (0, 1, 3)] == ["gialli", "giallo", "gialli"]
+    assert it.dice_colour("blue", 3) == "blu" and fr.dice_colour("blue", 3) == "bleus"
+
+
+def test_board_words_agree_in_french_and_italian():
+    """Issue 41 (b): a count of expedition spaces, a space's state (une case, una casella:
+    feminine) and an unnamed card of a continent ("animale dell'Africa")."""
+    fr, it = GameText("fr"), GameText("it")
+    assert fr("g.bd.track_info", continent="Asie", used=1, n=4) == "Asie : 1 case occupée sur 4"
+    assert fr("g.bd.track_info", continent="Asie", used=2, n=4) == "Asie : 2 cases occupées sur 4"
+    assert it("g.bd.track_info", continent="Asia", used=1, n=4) == "Asia: 1 casella occupata su 4"
+    assert it("g.bd.track_info", continent="Asia", used=0, n=4) == "Asia: 0 caselle occupate su 4"
+    assert it("g.bd.space_free") == "libera" and it("g.bd.space_used").startswith("occupata")
+    assert fr("g.bd.space_used").startswith("occupée")
+    assert it("g.card.unnamed", continent=it.continent("africa"), n=3) == "animale dell'Africa n.3"
+    assert fr("g.res.rep", a=2, b=5) == "réputation de 2 à 5" and fr("g.dice.bad_value", value=7) == "un dé affiche de 1 à 6, pas 7"
+    space = dict(continent="Asie", n=2, bonus=1, rep=2, state="libre")
+    assert fr("g.bd.space_info", **space).startswith("Expédition en Asie, case 2")
+    assert it("g.bd.space_info", **{**space, "continent": "Asia"}).startswith("Spedizione in Asia, casella 2")
+    assert fr("g.wiz.scoring") == "Carte Scoring"  # the French rulebook's name
