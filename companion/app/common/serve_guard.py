@@ -121,6 +121,8 @@ class _State:
         self.open = 0
         self.refused = 0
         self.closed_by_guard = 0
+        self.swept_at = 0.0
+        self.sweep_timer = False  # an idle sweep is scheduled (``_schedule_sweep``)
 
     def address(self, ip: str, now: float) -> _Address:
         a = self.addresses.get(ip)
@@ -135,6 +137,22 @@ class _State:
         idle = sorted((a.seen, ip) for ip, a in self.addresses.items() if a.open == 0)
         for _, ip in idle[: max(1, len(idle) // 2)]:
             del self.addresses[ip]
+
+    def sweep(self, now: float) -> int:
+        """Forget every address with no open connection whose buckets have all filled up
+        again: a new ``_Address`` for it would be the same, so no limit changes (an address
+        that only connected is forgotten 20 s after, one that registered a page 150 s after, at
+        the defaults). Without this, every address ever seen stayed (up to ``addresses_max``).
+        Returns how many are left."""
+        lim = LIMITS
+        full = (("connect", lim.connect_burst, lim.connect_per_s), ("register", lim.register_burst, lim.register_per_s),
+                ("message", lim.message_burst, lim.message_per_s))
+        gone = [ip for ip, a in self.addresses.items() if a.open == 0 and all(
+            getattr(a, name).tokens + (now - getattr(a, name).at) * per_s >= burst for name, burst, per_s in full)]
+        for ip in gone:
+            del self.addresses[ip]
+        self.swept_at = now
+        return len(self.addresses)
 
 
 _STATE = _State()
@@ -152,11 +170,17 @@ def stats() -> dict:
                 "refused": _STATE.refused, "closed_by_guard": _STATE.closed_by_guard}
 
 
+#: seconds between two sweeps of the addresses (``_State.sweep``)
+SWEEP_S = 10.0
+
+
 def _admit(ip: str) -> str | None:
     """Count a new websocket from ``ip`` in, or say why it is refused."""
     now = time.monotonic()
     lim = LIMITS
     with _STATE.lock:
+        if now - _STATE.swept_at >= SWEEP_S:
+            _STATE.sweep(now)
         a = _STATE.address(ip, now)
         why = None
         if a.open >= lim.open_per_address:
@@ -226,6 +250,32 @@ def _give_memory_back() -> None:
         _TRIM["fn"] = fn
     if fn:
         fn(0)
+
+
+def _schedule_sweep() -> None:
+    """While the guard remembers any address, sweep them every ``SWEEP_S`` (a quiet server has
+    no new connection to sweep them at admission); once it holds no connection either, hand the
+    memory back after the sweep."""
+    state = _STATE
+    with state.lock:
+        if state.sweep_timer or not state.addresses:
+            return
+        state.sweep_timer = True
+    try:
+        asyncio.get_running_loop().call_later(SWEEP_S, _timed_sweep, state)
+    except RuntimeError:  # no loop running (a test calling in directly)
+        state.sweep_timer = False
+
+
+def _timed_sweep(state: "_State") -> None:
+    with state.lock:
+        state.sweep_timer = False
+        state.sweep(time.monotonic())
+        idle = state.open == 0
+    if state is _STATE:
+        if idle:
+            _give_memory_back()
+        _schedule_sweep()
 
 
 def _not_pending() -> None:
@@ -425,6 +475,7 @@ async def guarded_handle(self, websocket) -> None:
 
     ip = websocket.client.host if websocket.client else ""
     why = _admit(ip)
+    _schedule_sweep()
     if why is not None:
         log.info("websocket from %s refused: %s", ip, why)
         try:
@@ -471,6 +522,7 @@ async def guarded_handle(self, websocket) -> None:
             pass
         _release(ip, pending=not sock.registered)
         _give_memory_back()
+        _schedule_sweep()
         if session is not None:
             try:
                 await app_manager.disconnect_session(
@@ -492,23 +544,44 @@ async def _guarded_upload(self, request) -> None:
         raise HTTPException(status_code=403, detail="uploads are not accepted by this server") from exc
 
 
+async def _evict_expired_sessions(self) -> None:
+    """Flet 1.0.5's ``FletAppManager.__evict_expired_sessions`` (every 10 s, delete the
+    sessions whose time for a reload is over), without its loop variable: Flet's loop left
+    ``session`` bound to the last session it looked at while it slept, so once the last phone
+    had left, that page (its controls, its game screen, its view-models: 5-8 MB for a game
+    page) stayed alive for good."""
+    from datetime import datetime, timezone
+
+    while True:
+        await asyncio.sleep(10)
+        now = datetime.now(timezone.utc)
+        sessions = self._FletAppManager__sessions
+        expired = [sid for sid, s in list(sessions.items()) if s.expires_at and now > s.expires_at]
+        for sid in expired:
+            await self.delete_session(sid)
+
+
 _ORIGINAL_UPLOAD = None
 _INSTALLED = False
 
 
 def install() -> None:
-    """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle`` and guard its upload
-    handler (idempotent)."""
+    """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle``, guard its upload
+    handler and replace its session eviction loop (``_evict_expired_sessions``; idempotent)."""
     global _INSTALLED, _ORIGINAL_UPLOAD
     if _INSTALLED:
         return
     from flet_web.fastapi.flet_app import FletApp
+    from flet_web.fastapi.flet_app_manager import FletAppManager
     from flet_web.fastapi.flet_upload import FletUpload
 
-    for name in ("_FletApp__receive_loop", "_FletApp__send_loop", "_FletApp__get_unique_session_id"):
-        if not hasattr(FletApp, name):  # Flet changed: refuse to guess
-            raise RuntimeError(f"serve_guard: Flet's FletApp has no {name} (written against Flet 1.0.5)")
+    for cls, name in ((FletApp, "_FletApp__receive_loop"), (FletApp, "_FletApp__send_loop"),
+                      (FletApp, "_FletApp__get_unique_session_id"),
+                      (FletAppManager, "_FletAppManager__evict_expired_sessions")):
+        if not hasattr(cls, name):  # Flet changed: refuse to guess
+            raise RuntimeError(f"serve_guard: Flet's {cls.__name__} has no {name} (written against Flet 1.0.5)")
     FletApp.handle = guarded_handle
+    FletAppManager._FletAppManager__evict_expired_sessions = _evict_expired_sessions
     _ORIGINAL_UPLOAD = FletUpload.handle
     FletUpload.handle = _guarded_upload
     _INSTALLED = True
