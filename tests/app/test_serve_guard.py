@@ -220,6 +220,38 @@ def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
 
     assert asyncio.run(scenario()), "the evicted session is still alive (held by the eviction loop)"
 
+
+def test_a_page_run_in_flets_executor_is_not_kept_by_the_worker_thread():
+    """``page.run_thread`` (Flet 1.0.5) set the page in the worker thread's own context: each
+    executor thread kept the last page it ran a handler for (the load script found every phone
+    page that had left held by a thread's ``flet_session_page``)."""
+    import weakref
+    from concurrent.futures import ThreadPoolExecutor
+
+    from flet.controls.context import _context_page
+    from flet.controls.page import Page
+
+    serve_guard.install()
+
+    class Stand:  # what the wrapper reads of its page: nothing
+        pass
+
+    page = Stand()
+    ref = weakref.ref(page)
+    seen = []
+
+    def handler(n):
+        seen.append((n, _context_page.get() is ref()))
+
+    wrapper = Page._Page__context_wrapper(page, handler)
+    with ThreadPoolExecutor(1) as ex:
+        ex.submit(wrapper, 7).result()
+        assert seen == [(7, True)]  # the handler ran with its page as the current page
+        del page, wrapper
+        assert ex.submit(_context_page.get).result() is None
+        gc.collect()
+        assert ref() is None, "the worker thread keeps the page"
+
 def test_malformed_frames_close_the_socket():
     with serving() as port:
         cases = [

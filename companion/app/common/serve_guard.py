@@ -561,27 +561,51 @@ async def _evict_expired_sessions(self) -> None:
             await self.delete_session(sid)
 
 
+def _context_wrapper(self, handler):
+    """Flet 1.0.5's ``Page.__context_wrapper`` (what ``page.run_thread`` runs in Flet's
+    executor): the handler runs with this page as the current page (``_context_page``), in a
+    copy of the worker thread's context dropped afterwards. Flet's set the page in the worker
+    thread's own context, so each executor thread (6 on two cores) kept the last page it ran a
+    handler for (``GameScreen.remote_redraw`` runs there for every phone at every step): a
+    phone's whole game page, alive for good after the phone had left."""
+    import contextvars
+
+    from flet.controls.context import _context_page
+
+    def wrapper(*args, **kwargs):
+        def run():
+            _context_page.set(self)
+            handler(*args, **kwargs)
+
+        contextvars.copy_context().run(run)
+
+    return wrapper
+
+
 _ORIGINAL_UPLOAD = None
 _INSTALLED = False
 
 
 def install() -> None:
     """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle``, guard its upload
-    handler and replace its session eviction loop (``_evict_expired_sessions``; idempotent)."""
+    handler, replace its session eviction loop (``_evict_expired_sessions``) and the wrapper of
+    ``page.run_thread`` (``_context_wrapper``); idempotent."""
     global _INSTALLED, _ORIGINAL_UPLOAD
     if _INSTALLED:
         return
+    from flet.controls.page import Page
     from flet_web.fastapi.flet_app import FletApp
     from flet_web.fastapi.flet_app_manager import FletAppManager
     from flet_web.fastapi.flet_upload import FletUpload
 
     for cls, name in ((FletApp, "_FletApp__receive_loop"), (FletApp, "_FletApp__send_loop"),
                       (FletApp, "_FletApp__get_unique_session_id"),
-                      (FletAppManager, "_FletAppManager__evict_expired_sessions")):
+                      (FletAppManager, "_FletAppManager__evict_expired_sessions"), (Page, "_Page__context_wrapper")):
         if not hasattr(cls, name):  # Flet changed: refuse to guess
             raise RuntimeError(f"serve_guard: Flet's {cls.__name__} has no {name} (written against Flet 1.0.5)")
     FletApp.handle = guarded_handle
     FletAppManager._FletAppManager__evict_expired_sessions = _evict_expired_sessions
+    Page._Page__context_wrapper = _context_wrapper
     _ORIGINAL_UPLOAD = FletUpload.handle
     FletUpload.handle = _guarded_upload
     _INSTALLED = True
