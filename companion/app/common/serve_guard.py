@@ -22,7 +22,12 @@ the same steps with these bounds, all in this one module:
 * **the end of a connection**: the send loop is stopped whether or not a page registered, the
   socket is closed, a registered page is handed to Flet's session manager as before;
 * **uploads**: Flet's ``/upload`` answers 4xx, never 500 (the app takes photos through the
-  websocket; the upload route has no signing key and refuses everything).
+  websocket; the upload route has no signing key and refuses everything);
+* **what stays after the phones leave**: an address is forgotten once it has no open
+  connection and its buckets have refilled (``_State.sweep``); two of Flet's references that
+  kept a phone's whole page alive after it left are dropped: its session eviction loop's loop
+  variable (``_evict_expired_sessions``) and the page ``page.run_thread`` left in each
+  executor thread's context (``_context_wrapper``).
 
 The limits are ``LIMITS`` (a ``GuardLimits``); tests replace it. ``stats()`` reports what is
 held now (open, pending, addresses tracked).
