@@ -252,6 +252,12 @@ def test_a_page_run_in_flets_executor_is_not_kept_by_the_worker_thread():
         gc.collect()
         assert ref() is None, "the worker thread keeps the page"
 
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_install_sets_glibcs_malloc_to_give_memory_back():
+    serve_guard.install()
+    assert serve_guard.MALLOC_TUNED == {name: True for name in serve_guard.MALLOC_SETTINGS}
+
 def test_malformed_frames_close_the_socket():
     with serving() as port:
         cases = [

@@ -27,7 +27,8 @@ the same steps with these bounds, all in this one module:
   connection and its buckets have refilled (``_State.sweep``); two of Flet's references that
   kept a phone's whole page alive after it left are dropped: its session eviction loop's loop
   variable (``_evict_expired_sessions``) and the page ``page.run_thread`` left in each
-  executor thread's context (``_context_wrapper``).
+  executor thread's context (``_context_wrapper``); glibc's malloc is set to give big buffers
+  and its heaps' free tops back (``MALLOC_SETTINGS``).
 
 The limits are ``LIMITS`` (a ``GuardLimits``); tests replace it. ``stats()`` reports what is
 held now (open, pending, addresses tracked).
@@ -281,6 +282,29 @@ def _timed_sweep(state: "_State") -> None:
         if idle:
             _give_memory_back()
         _schedule_sweep()
+
+
+#: glibc's malloc settings for the server (``mallopt``, set by ``install``): big buffers
+#: (>= 128 kB: a page's first drawing, a photo) are mapped for themselves and unmapped when
+#: freed, a heap's free top is given back above 128 kB, and all threads share 2 arenas. glibc's
+#: defaults raise both thresholds as big buffers come and go (up to 32 and 64 MB) and give each
+#: thread its own arena, whose free top ``malloc_trim`` does not give back: the free memory of
+#: Flet's worker threads' arenas then grew with every run of benchmarks/serve_load.py
+#: (+41 MB, then +77 MB; with these settings +29 MB, then +33 MB: docs/app.md).
+MALLOC_SETTINGS = {"M_TRIM_THRESHOLD": (-1, 128 * 1024), "M_MMAP_THRESHOLD": (-3, 128 * 1024), "M_ARENA_MAX": (-8, 2)}
+MALLOC_TUNED: dict = {}
+
+
+def _tune_malloc() -> dict:
+    """Apply ``MALLOC_SETTINGS`` with glibc's ``mallopt`` (elsewhere nothing); what was set."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return {}
+    return {name: bool(mallopt(param, value)) for name, (param, value) in MALLOC_SETTINGS.items()}
 
 
 def _not_pending() -> None:
@@ -594,7 +618,7 @@ _INSTALLED = False
 def install() -> None:
     """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle``, guard its upload
     handler, replace its session eviction loop (``_evict_expired_sessions``) and the wrapper of
-    ``page.run_thread`` (``_context_wrapper``); idempotent."""
+    ``page.run_thread`` (``_context_wrapper``), and set glibc's ``MALLOC_SETTINGS``; idempotent."""
     global _INSTALLED, _ORIGINAL_UPLOAD
     if _INSTALLED:
         return
@@ -608,6 +632,7 @@ def install() -> None:
                       (FletAppManager, "_FletAppManager__evict_expired_sessions"), (Page, "_Page__context_wrapper")):
         if not hasattr(cls, name):  # Flet changed: refuse to guess
             raise RuntimeError(f"serve_guard: Flet's {cls.__name__} has no {name} (written against Flet 1.0.5)")
+    MALLOC_TUNED.update(_tune_malloc())
     FletApp.handle = guarded_handle
     FletAppManager._FletAppManager__evict_expired_sessions = _evict_expired_sessions
     Page._Page__context_wrapper = _context_wrapper
