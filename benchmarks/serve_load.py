@@ -122,6 +122,8 @@ def _holders(targets: list, max_depth: int = 30) -> list:
     import gc
     import types
 
+    if not targets:  # (the map below is ~100 000 lists: not built for nothing)
+        return []
     objs = gc.get_objects()
     back: dict = {}
     for o in objs:
