@@ -258,6 +258,28 @@ def test_install_sets_glibcs_malloc_to_give_memory_back():
     serve_guard.install()
     assert serve_guard.MALLOC_TUNED == {name: True for name in serve_guard.MALLOC_SETTINGS}
 
+
+def test_a_method_result_for_a_control_a_redraw_replaced_does_not_end_the_connection():
+    """Flet 1.0.5 raised for it, which ended the page's receive loop (the load script: a phone
+    closed with 1000 mid-game); the answer now reaches the call that waits for it."""
+    import threading as _threading
+
+    from flet.messaging.session import Session
+
+    serve_guard.install()
+
+    class Stand:  # a session's method-call tables; control 5 is gone
+        pass
+
+    sess = Stand()
+    evt = _threading.Event()
+    sess._Session__index = {}
+    sess._Session__method_calls = {"c1": evt}
+    sess._Session__method_call_results = {}
+    Session.handle_invoke_method_results(sess, 5, "c1", "done", None)
+    assert evt.is_set() and sess._Session__method_call_results[evt] == ("done", None)
+    Session.handle_invoke_method_results(sess, 5, "unknown", None, None)  # no call waits: dropped
+
 def test_malformed_frames_close_the_socket():
     with serving() as port:
         cases = [

@@ -611,6 +611,19 @@ def _context_wrapper(self, handler):
     return wrapper
 
 
+def _handle_invoke_method_results(self, control_id, call_id, result, error) -> None:
+    """Flet 1.0.5's ``Session.handle_invoke_method_results``, for an answer to a method call
+    (a scroll, a read of the browser's storage) whose control a redraw has replaced meanwhile:
+    the answer goes to the call waiting for it (by its call id) as any other. Flet raised
+    RuntimeError ("Control with ID ... is not registered"), which ended the phone's receive loop
+    and closed its connection (benchmarks/serve_load.py: a phone closed with 1000 mid-game)."""
+    evt = self._Session__method_calls.pop(call_id, None)
+    if evt is None:
+        return
+    self._Session__method_call_results[evt] = (result, error)
+    evt.set()
+
+
 _ORIGINAL_UPLOAD = None
 _INSTALLED = False
 
@@ -618,24 +631,28 @@ _INSTALLED = False
 def install() -> None:
     """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle``, guard its upload
     handler, replace its session eviction loop (``_evict_expired_sessions``) and the wrapper of
-    ``page.run_thread`` (``_context_wrapper``), and set glibc's ``MALLOC_SETTINGS``; idempotent."""
+    ``page.run_thread`` (``_context_wrapper``) and its method results' handler (a late answer
+    no longer closes the connection), and set glibc's ``MALLOC_SETTINGS``; idempotent."""
     global _INSTALLED, _ORIGINAL_UPLOAD
     if _INSTALLED:
         return
     from flet.controls.page import Page
+    from flet.messaging.session import Session
     from flet_web.fastapi.flet_app import FletApp
     from flet_web.fastapi.flet_app_manager import FletAppManager
     from flet_web.fastapi.flet_upload import FletUpload
 
     for cls, name in ((FletApp, "_FletApp__receive_loop"), (FletApp, "_FletApp__send_loop"),
                       (FletApp, "_FletApp__get_unique_session_id"),
-                      (FletAppManager, "_FletAppManager__evict_expired_sessions"), (Page, "_Page__context_wrapper")):
+                      (FletAppManager, "_FletAppManager__evict_expired_sessions"), (Page, "_Page__context_wrapper"),
+                      (Session, "handle_invoke_method_results")):
         if not hasattr(cls, name):  # Flet changed: refuse to guess
             raise RuntimeError(f"serve_guard: Flet's {cls.__name__} has no {name} (written against Flet 1.0.5)")
     MALLOC_TUNED.update(_tune_malloc())
     FletApp.handle = guarded_handle
     FletAppManager._FletAppManager__evict_expired_sessions = _evict_expired_sessions
     Page._Page__context_wrapper = _context_wrapper
+    Session.handle_invoke_method_results = _handle_invoke_method_results
     _ORIGINAL_UPLOAD = FletUpload.handle
     FletUpload.handle = _guarded_upload
     _INSTALLED = True
