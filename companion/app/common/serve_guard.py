@@ -28,7 +28,9 @@ the same steps with these bounds, all in this one module:
   kept a phone's whole page alive after it left are dropped: its session eviction loop's loop
   variable (``_evict_expired_sessions``) and the page ``page.run_thread`` left in each
   executor thread's context (``_context_wrapper``); glibc's malloc is set to give big buffers
-  and its heaps' free tops back (``MALLOC_SETTINGS``).
+  and its heaps' free tops back (``MALLOC_SETTINGS``);
+* **late answers**: a page's answer to a method call whose control a redraw has replaced goes
+  to the waiting call (``_handle_invoke_method_results``); Flet's error closed the connection.
 
 The limits are ``LIMITS`` (a ``GuardLimits``); tests replace it. ``stats()`` reports what is
 held now (open, pending, addresses tracked).
