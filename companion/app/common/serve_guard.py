@@ -130,7 +130,7 @@ class _State:
         self.refused = 0
         self.closed_by_guard = 0
         self.swept_at = 0.0
-        self.sweep_timer = False  # an idle sweep is scheduled (``_schedule_sweep``)
+        self.sweep_timer = False  # a timed sweep is scheduled (``_schedule_sweep``)
 
     def address(self, ip: str, now: float) -> _Address:
         a = self.addresses.get(ip)
@@ -148,9 +148,10 @@ class _State:
 
     def sweep(self, now: float) -> int:
         """Forget every address with no open connection whose buckets have all filled up
-        again: a new ``_Address`` for it would be the same, so no limit changes (an address
-        that only connected is forgotten 20 s after, one that registered a page 150 s after, at
-        the defaults). Without this, every address ever seen stayed (up to ``addresses_max``).
+        again: a new ``_Address`` for it would be the same, so no limit changes (at the
+        defaults, one connection's token is back after 0.5 s, a burst of 40 after 20 s, one
+        registration's after 5 s, a burst of 30 after 150 s). Without this, every address ever
+        seen stayed (up to ``addresses_max``).
         Returns how many are left."""
         lim = LIMITS
         full = (("connect", lim.connect_burst, lim.connect_per_s), ("register", lim.register_burst, lim.register_per_s),
