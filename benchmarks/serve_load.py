@@ -14,11 +14,16 @@ process then, at the same time:
   message) within 15 s each time.
 
 Then the phones leave, and after Flet forgets their pages (``ENCYCLOPEDIA_SESSION_KEEP_S``, 5 s
-here) the child's memory (VmRSS) is compared with its memory before any client came. Finally
+here) the child's memory (VmRSS) is compared with its memory at the start (after a warm-up).
+This is done ``--repeat`` times (2) on the same server: memory that is held grows again in the
+second run; what the allocators keep to reuse does not. After each run the child reports where
+its memory is (``mem_report``: resident memory by mapping, glibc's ``mallinfo2``, Python's
+``pymalloc`` arenas, live objects by type, Flet pages and sessions still alive and what holds
+them; with ``--trace N`` a tracemalloc diff too, which slows the server several times). Finally
 the child is sent SIGTERM: it must stop within 10 s and leave a save whose log on disk equals
 the one in memory at the stop and replays through the engine (nothing lost).
 
-    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90]
+    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2] [--trace 8]
 """
 
 from __future__ import annotations
@@ -50,8 +55,195 @@ def rss_mb(pid: int) -> float:
 
 
 # -- the server (child) ----------------------------------------------------------------------------
+def _mallinfo() -> dict:
+    """glibc's heap figures (MB): arena (sbrk heap + arenas), used, free (kept by malloc), mmapped."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                   "fsmblks", "uordblks", "fordblks", "keepcost")]
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = MallInfo2
+        m = libc.mallinfo2()
+    except (OSError, AttributeError):
+        return {}
+    mb = 1024 * 1024
+    return {"arena": round(m.arena / mb, 1), "used": round(m.uordblks / mb, 1), "free": round(m.fordblks / mb, 1),
+            "mmapped": round(m.hblkhd / mb, 1)}
+
+
+def _smaps() -> dict:
+    """The process's resident memory (MB) by kind of mapping."""
+    kinds: dict = {}
+    name = "?"
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()
+        if not head:
+            continue
+        if not head[0].endswith(":") and "-" in head[0]:
+            path = head[5] if len(head) > 5 else ""
+            name = ("[heap]" if path == "[heap]" else "[stack]" if path.startswith("[stack") else
+                    "file " + Path(path).suffix if path.startswith("/") else "anonymous")
+        elif head[0] == "Rss:":
+            kinds[name] = kinds.get(name, 0) + int(head[1])
+    return {k: round(v / 1024, 1) for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]) if v >= 512}
+
+
+def _pymalloc() -> dict:
+    """Python's small-object allocator (``sys._debugmallocstats``): arenas of 256 kB, bytes in use."""
+    r, w = os.pipe()
+    saved = os.dup(2)
+    try:
+        os.dup2(w, 2)
+        os.close(w)
+        sys._debugmallocstats()  # a few kB of text: it fits the pipe
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+    text = b""
+    while chunk := os.read(r, 65536):
+        text += chunk
+    os.close(r)
+    out = {}
+    for line in text.decode(errors="replace").splitlines():
+        for key in ("# arenas allocated current", "# bytes in allocated blocks", "# bytes in available blocks",
+                    "# bytes in available empty pools", "Total"):
+            if line.startswith(key + " ") and key.lstrip("# ") not in out:
+                out[key.lstrip("# ")] = int(line.rsplit("=", 1)[-1].strip().replace(",", ""))
+    return out
+
+
+def _holders(targets: list, max_depth: int = 30) -> list:
+    """For each of ``targets``, a chain of referrers back to what keeps it alive (a module's
+    globals, a class, a thread's running frame), by a breadth-first walk over a map of every
+    gc-tracked object's referents, built once."""
+    import contextvars
+    import gc
+    import types
+
+    if not targets:  # (the map below is ~100 000 lists: not built for nothing)
+        return []
+    objs = gc.get_objects()
+    back: dict = {}
+    for o in objs:
+        for r in gc.get_referents(o):
+            back.setdefault(id(r), []).append(o)
+    modules = {id(m.__dict__): name for name, m in list(sys.modules.items()) if m is not None}
+    running = {id(f) for f in sys._current_frames().values()}
+
+    def label(r, child) -> tuple:
+        """(text, is a root)"""
+        if isinstance(r, dict) and id(r) in modules:
+            return f"globals of {modules[id(r)]}", True
+        if isinstance(r, type):
+            return f"class {r.__module__}.{r.__qualname__}", True
+        if isinstance(r, contextvars.Context):  # a thread's (or a task's) context variables
+            return f"contextvars.Context ({', '.join(v.name for v in r)})", True
+        if isinstance(r, types.FrameType):
+            return f"frame {r.f_code.co_qualname} ({Path(r.f_code.co_filename).name}:{r.f_lineno})", id(r) in running
+        if isinstance(r, types.FunctionType):
+            return f"function {r.__qualname__}", False
+        if isinstance(r, dict):
+            keys = [k for k, v in r.items() if v is child][:2]
+            return f"dict{keys!r}", False
+        t = type(r)
+        return f"{t.__module__}.{t.__qualname__}", False
+
+    chains = []
+    for target in targets:
+        seen = {id(target), id(objs), id(targets)}
+        frontier = [(target, [])]
+        found = None
+        for _ in range(max_depth):
+            nxt = []
+            for obj, path in frontier:
+                for r in back.get(id(obj), ()):
+                    if id(r) in seen:
+                        continue
+                    seen.add(id(r))
+                    text, root = label(r, obj)
+                    if root:
+                        found = path + [text]
+                        break
+                    nxt.append((r, path + [text]))
+                if found:
+                    break
+            if found or not nxt:
+                break
+            frontier = nxt
+        chains.append(found or ((frontier[0][1] if frontier else []) + ["(no root found)"]))
+    del objs, back
+    return chains
+
+
+def _pages_in_workers() -> int:
+    """How many of Flet's executor threads have a page in their context (``_context_page``):
+    one task on each worker at once (a barrier), each reading the variable."""
+    from flet.controls.context import _context_page
+    from flet_web.fastapi.flet_app import app_manager
+
+    ex = app_manager.executor
+    n = len(ex._threads)
+    if not n:
+        return 0
+    barrier = threading.Barrier(n, timeout=10)
+
+    def probe():
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            pass
+        return _context_page.get() is not None
+
+    return sum(f.result(20) for f in [ex.submit(probe) for _ in range(n)])
+
+
+def mem_report(data: Path, name: str, shared) -> dict:
+    """What the server process holds now: resident memory by mapping, glibc's and Python's
+    allocators, live objects by type, threads (and a tracemalloc snapshot with ``--trace``)."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    counts: dict = {}
+    for o in gc.get_objects():
+        t = type(o)
+        key = f"{t.__module__}.{t.__qualname__}"
+        counts[key] = counts.get(key, 0) + 1
+    import ctypes
+
+    before_trim = rss_mb(os.getpid())
+    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    rep = {"rss before a malloc_trim": before_trim, "rss": rss_mb(os.getpid()), "smaps": _smaps(), "glibc": _mallinfo(), "pymalloc": _pymalloc(),
+           "threads": threading.active_count(), "gc objects": sum(counts.values()), "types": counts,
+           "game listeners": len(getattr(shared, "_listeners", []))}
+    from flet.messaging.session import Session
+    from flet_web.fastapi.flet_app import app_manager
+
+    kept = set(map(id, getattr(app_manager, "_FletAppManager__sessions", {}).values()))
+    left = [o for o in gc.get_objects() if isinstance(o, Session) and id(o) not in kept]
+    rep["sessions left"] = len(left)
+    rep["a session left is held by"] = _holders(left[:1])[0] if left else []
+    from flet.controls.page import Page
+
+    pages = [o for o in gc.get_objects() if isinstance(o, Page)]
+    rep["pages left"] = len(pages)
+    rep["pages left are held by"] = _holders(pages[:4])
+    rep["pages in workers"] = _pages_in_workers()
+    del left, pages
+    if tracemalloc.is_tracing():
+        rep["traced MB"] = round(tracemalloc.get_traced_memory()[0] / 1024 / 1024, 1)
+        tracemalloc.take_snapshot().dump(str(data / f"snap-{name}.pickle"))
+    return rep
+
+
 def serve(port: int, data: Path, step_s: float) -> int:
     os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data)
+    if os.environ.get("SERVE_LOAD_TRACE"):
+        import tracemalloc
+
+        tracemalloc.start(int(os.environ["SERVE_LOAD_TRACE"]))
     from game_play import answer
 
     import companion.app.game.holder as game
@@ -107,8 +299,18 @@ def serve(port: int, data: Path, step_s: float) -> int:
             }))
             del objs
 
+    def reports():  # a memory report when the parent asks (a file ``req-NAME``; see mem_report)
+        while not stop.wait(0.2):
+            for req in sorted(data.glob("req-*")):
+                name = req.name[4:]
+                req.unlink()
+                tmp = data / f"mem-{name}.tmp"
+                tmp.write_text(json.dumps(mem_report(data, name, shared)))
+                tmp.replace(data / f"mem-{name}.json")
+
     app = launch.web_asgi_app()
     threading.Thread(target=diagnose, daemon=True).start()
+    threading.Thread(target=reports, daemon=True).start()
     (data / "ready.json").write_text(json.dumps({"gid": session.game_id, "code": shared.join_code}))
     threading.Thread(target=table, daemon=True).start()
 
@@ -222,6 +424,7 @@ def _phone_page_class():
 
 
 def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threading.Lock) -> None:
+    from websockets.exceptions import ConnectionClosed
     from ws_client import browser_page
 
     PhonePage = _phone_page_class()
@@ -234,7 +437,7 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
         page = PhonePage(f"ws://127.0.0.1:{port}/ws", f"127.0.2.{i + 1}", browser_page(route=f"/game/{ready['gid']}"))
     except AssertionError as exc:
         with lock:
-            out["phone failures"].append(f"phone {i}: {str(exc)[:200]}")
+            out["phone failures"].append(f"phone {i}: {str(exc)[:400]}")
         return
     try:
         page.wait_text(gt("g.join.ask"), timeout=60)
@@ -242,8 +445,15 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
         field = page.find(_c="TextField")
         page.set_props(field[-1]["_i"], value=ready["code"])
         go = [c for c in page.controls().values() if c.get("content") == gt("g.join.go")]
+        mark = len(page.messages)
         page.event(go[-1]["_i"], "click")
-        page.wait_text("Zephyrine", timeout=60)
+        try:
+            page.wait_text("Zephyrine", timeout=60)
+        except AssertionError:  # what the page got after its tap on Join says why
+            after = [t for _, t in page.all_strings(mark) if t.strip() and not t.startswith("#")][-10:]
+            raise AssertionError(f"not in the game 60 s after its code (connection "
+                                 f"{'closed' if page._closed else 'open'}; {len(page.messages) - mark} "
+                                 f"messages after the tap, their last texts {after})") from None
         with lock:
             out["joined"] += 1
         rng = random.Random(i)
@@ -269,9 +479,108 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
             time.sleep(rng.uniform(0.1, 0.6))
     except AssertionError as exc:
         with lock:
-            out["phone failures"].append(f"phone {i}: {str(exc)[:200]}")
+            out["phone failures"].append(f"phone {i}: {str(exc)[:400]}")
+    except ConnectionClosed as exc:  # the server closed the phone's websocket
+        with lock:
+            out["phone failures"].append(f"phone {i}: its connection was closed: {exc}")
     finally:
         page.close()
+
+
+def ask_report(data: Path, child: subprocess.Popen, name: str, timeout: float = 120.0) -> dict:
+    """The child's ``mem_report`` now (it writes ``mem-NAME.json`` when ``req-NAME`` appears)."""
+    (data / f"req-{name}").write_text("")
+    deadline = time.monotonic() + timeout
+    out = data / f"mem-{name}.json"
+    while not out.exists():
+        assert child.poll() is None and time.monotonic() < deadline, f"no memory report {name}"
+        time.sleep(0.2)
+    return json.loads(out.read_text())
+
+
+def print_reports(data: Path, reports: dict, trace: int) -> None:
+    """Where the memory is: each report's mappings and allocators, then what changed since the start."""
+    for name, rep in reports.items():
+        pm = rep["pymalloc"]
+        print(f"  {name}: RSS {rep['rss before a malloc_trim']:.1f} MB, {rep['rss']:.1f} MB after a malloc_trim; mappings {rep['smaps']}; glibc {rep['glibc']}; "
+              f"pymalloc {pm.get('arenas allocated current', 0)} arenas, "
+              f"{pm.get('bytes in allocated blocks', 0) / 2**20:.1f} MB in objects, "
+              f"{pm.get('bytes in available blocks', 0) / 2**20:.1f} MB free in used pools, "
+              f"{pm.get('bytes in available empty pools', 0) / 2**20:.1f} MB empty pools; "
+              f"{rep['gc objects']} objects tracked by gc, {rep['threads']} threads"
+              + (f", tracemalloc {rep['traced MB']} MB" if "traced MB" in rep else ""))
+    names = list(reports)
+    first, last = reports[names[0]], reports[names[-1]]
+    grown = sorted(((n - first["types"].get(t, 0), t) for t, n in last["types"].items()), reverse=True)[:12]
+    for name, rep in reports.items():
+        if rep.get("pages left"):
+            print(f"  {name}: {rep['pages left']} Flet pages alive ({rep['pages in workers']} "
+                  f"in the context of one of Flet's executor threads), held by:")
+            for chain in rep["pages left are held by"]:
+                print(f"    {' <- '.join(map(str, chain))}")
+        if rep.get("sessions left"):
+            print(f"  {name}: {rep['sessions left']} Flet sessions no longer kept by Flet are alive, "
+                  f"held by: {' <- '.join(map(str, rep['a session left is held by']))}")
+    print(f"  objects by type, {names[-1]} minus {names[0]}: "
+          + ", ".join(f"{t} {d:+d}" for d, t in grown if d > 0))
+    if trace:
+        import tracemalloc
+
+        a = tracemalloc.Snapshot.load(str(data / f"snap-{names[0]}.pickle"))
+        b = tracemalloc.Snapshot.load(str(data / f"snap-{names[-1]}.pickle"))
+        print(f"  tracemalloc, {names[-1]} minus {names[0]} (the largest growths):")
+        for st in b.compare_to(a, "traceback")[:12]:
+            print(f"    {st.size_diff / 1024:+.0f} kB in {st.count_diff:+d} blocks, at")
+            for line in st.traceback.format(limit=trace)[-2 * trace:]:
+                print(f"      {line}")
+
+
+def run_load(port: int, ready: dict, args, out: dict, lock: threading.Lock, child: subprocess.Popen,
+             peak: list) -> tuple:
+    """One run: the phones churn while the unregistered websockets come; then the phones leave."""
+    sampling = threading.Event()
+
+    def sample():
+        while not sampling.wait(0.5):
+            peak[0] = max(peak[0], rss_mb(child.pid))
+
+    threading.Thread(target=sample, daemon=True).start()
+    t0 = time.monotonic()
+    until = t0 + args.seconds
+    phones = [threading.Thread(target=phone, args=(port, i, ready, until, out, lock), daemon=True)
+              for i in range(args.phones)]
+    for th in phones:
+        th.start()
+    unreg = threading.Thread(target=unregistered, args=(port, args.unregistered, args.parallel, out))
+    unreg.start()
+    unreg.join(args.seconds + 300)
+    unreg_s = time.monotonic() - t0
+    for th in phones:
+        th.join(args.seconds + 120)
+    during_mb = rss_mb(child.pid)
+    # the phones have left: Flet forgets their pages after 5 s (evicted every 10 s)
+    time.sleep(25)
+    sampling.set()
+    return unreg_s, during_mb, rss_mb(child.pid)
+
+
+def print_run(args, out: dict, unreg_s: float) -> None:
+    times = sorted(out["answer s"])
+    closes = sorted(out["server close s"])
+
+    def pct(xs, q):
+        return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+    print(f"  unregistered websockets: {args.unregistered} in {unreg_s:.1f} s "
+          f"({args.parallel} at once, from {min(args.unregistered, 62500)} addresses 127.1.x.y)")
+    for key in sorted(k for k in out if k.startswith(("closed", "left open", "refused", "connect"))):
+        print(f"    {key}: {out[key]}")
+    print(f"    closed by the server after (s): median {pct(closes, 0.5):.2f}, max {pct(closes, 1.0):.2f}")
+    print(f"  phones: {out['joined']} of {args.phones} joined; taps answered {out['taps answered']}, "
+          f"unanswered {out['taps unanswered']}; answer median {pct(times, 0.5):.2f} s, "
+          f"p95 {pct(times, 0.95):.2f} s, max {pct(times, 1.0):.2f} s")
+    for f in out["phone failures"]:
+        print(f"    {f}")
 
 
 def main(argv=None) -> int:
@@ -281,11 +590,16 @@ def main(argv=None) -> int:
     ap.add_argument("--phones", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=90.0, help="how long the phones churn")
     ap.add_argument("--step-s", type=float, default=2.0, help="the table's page answers this often")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="runs one after the other on the same server (memory is read after each)")
+    ap.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                    help="run the server under tracemalloc (FRAMES frames) and print what grew")
     ap.add_argument("--serve", nargs=2, metavar=("PORT", "DIR"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.serve:
         return serve(int(args.serve[0]), Path(args.serve[1]), args.step_s)
-    assert args.unregistered <= 20000 and args.phones <= 100 and args.seconds <= 600, "bounded"
+    assert args.unregistered <= 20000 and args.phones <= 100 and args.seconds <= 600 and 1 <= args.repeat <= 3, \
+        "bounded"
 
     from webapp import free_port
 
@@ -293,6 +607,8 @@ def main(argv=None) -> int:
         data = Path(d)
         port = free_port()
         env = dict(os.environ, PYTHONPATH=str(REPO), ENCYCLOPEDIA_SESSION_KEEP_S="5")
+        if args.trace:
+            env["SERVE_LOAD_TRACE"] = str(args.trace)
         child = subprocess.Popen([sys.executable, __file__, "--serve", str(port), str(data), "--step-s", str(args.step_s)],
                                  cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
@@ -312,34 +628,20 @@ def main(argv=None) -> int:
             unregistered(port, 30, 30, out)
             time.sleep(22)  # the warm-up page is forgotten (5 s, evicted every 10 s)
             start_mb = rss_mb(child.pid)
-            out = {k: (type(v)() if not isinstance(v, int) else 0) for k, v in out.items()}
+            reports = {"start": ask_report(data, child, "start")}
             print(f"server pid {child.pid} on 127.0.0.1:{port}: {cold_mb:.1f} MB before any client, "
                   f"{start_mb:.1f} MB after a warm-up (one phone, 30 unregistered connections): the start")
             peak = [start_mb]
-            sampling = threading.Event()
-
-            def sample():
-                while not sampling.wait(0.5):
-                    peak[0] = max(peak[0], rss_mb(child.pid))
-
-            threading.Thread(target=sample, daemon=True).start()
-            t0 = time.monotonic()
-            until = t0 + args.seconds
-            phones = [threading.Thread(target=phone, args=(port, i, ready, until, out, lock), daemon=True)
-                      for i in range(args.phones)]
-            for th in phones:
-                th.start()
-            unreg = threading.Thread(target=unregistered, args=(port, args.unregistered, args.parallel, out))
-            unreg.start()
-            unreg.join(args.seconds + 300)
-            unreg_s = time.monotonic() - t0
-            for th in phones:
-                th.join(args.seconds + 120)
-            during_mb = rss_mb(child.pid)
-            # the phones have left: Flet forgets their pages after 5 s (evicted every 10 s)
-            time.sleep(25)
-            sampling.set()
-            after_mb = rss_mb(child.pid)
+            runs = []
+            for r in range(args.repeat):
+                out = {k: (type(v)() if not isinstance(v, int) else 0) for k, v in out.items()}
+                unreg_s, during_mb, after_mb = run_load(port, ready, args, out, lock, child, peak)
+                reports[f"after-{r + 1}"] = ask_report(data, child, f"after-{r + 1}")
+                runs.append((out, during_mb, after_mb))
+                print(f"run {r + 1} of {args.repeat}:")
+                print_run(args, out, unreg_s)
+                print(f"  server memory: {during_mb:.1f} MB when the phones left, {after_mb:.1f} MB after their "
+                      f"pages were forgotten ({after_mb - start_mb:+.1f} MB over the start)", flush=True)
             diag = (data / "diag.json").read_text() if (data / "diag.json").exists() else "{}"
             t_stop = time.monotonic()
             child.send_signal(signal.SIGTERM)
@@ -354,34 +656,21 @@ def main(argv=None) -> int:
                 on_disk = saved.actions()
             replay([action_from_json(a) for a in on_disk])  # raises if a step is not legal
             lost = on_disk != final["actions"]
-            times = sorted(out["answer s"])
-            closes = sorted(out["server close s"])
-
-            def pct(xs, q):
-                return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
-
-            print(f"unregistered websockets: {args.unregistered} in {unreg_s:.1f} s "
-                  f"({args.parallel} at once, from {min(args.unregistered, 62500)} addresses 127.1.x.y)")
-            for key in sorted(k for k in out if k.startswith(("closed", "left open", "refused", "connect"))):
-                print(f"  {key}: {out[key]}")
-            print(f"  closed by the server after (s): median {pct(closes, 0.5):.2f}, max {pct(closes, 1.0):.2f}")
-            print(f"phones: {out['joined']} of {args.phones} joined; taps answered {out['taps answered']}, "
-                  f"unanswered {out['taps unanswered']}; answer median {pct(times, 0.5):.2f} s, "
-                  f"p95 {pct(times, 0.95):.2f} s, max {pct(times, 1.0):.2f} s")
-            for f in out["phone failures"]:
-                print(f"  {f}")
             print(f"the table's page answered {final['table answers']} steps; game version {final['version']}, "
                   f"{len(on_disk)} actions on disk")
-            print(f"server memory: {start_mb:.1f} MB before, peak {peak[0]:.1f} MB, {during_mb:.1f} MB when the "
-                  f"phones left, {after_mb:.1f} MB after their pages were forgotten "
-                  f"({after_mb - start_mb:+.1f} MB)")
+            print(f"server memory: {start_mb:.1f} MB at the start, peak {peak[0]:.1f} MB, after each run "
+                  + ", ".join(f"{a:.1f} MB ({a - start_mb:+.1f})" for _, _, a in runs))
+            print("where it is (RSS by mapping, glibc's malloc, Python's pymalloc, objects):")
+            print_reports(data, reports, args.trace)
             print(f"what the server held then: {diag}")
             print(f"SIGTERM: stopped in {stop_s:.2f} s, exit status {child.returncode}")
             print("nothing lost: the log on disk equals the one in memory at the stop and replays"
                   if not lost else "LOST: the log on disk differs from the one in memory")
-            ok = (not lost and child.returncode == 0 and stop_s < 10 and after_mb - start_mb <= 20
-                  and out["joined"] == args.phones and out["taps unanswered"] == 0
-                  and out.get("left open by the server", 0) == 0 and not out["phone failures"])
+            ok = (not lost and child.returncode == 0 and stop_s < 10
+                  and all(a - start_mb <= 20 for _, _, a in runs)
+                  and all(o["joined"] == args.phones and o["taps unanswered"] == 0
+                          and o.get("left open by the server", 0) == 0 and not o["phone failures"]
+                          for o, _, _ in runs))
             print("PASS" if ok else "FAIL")
             if not ok:
                 print(log[-3000:])

@@ -131,6 +131,155 @@ def test_connections_that_never_register_are_closed_and_freed():
         wait_for(lambda: flet_apps() <= base, "FletApp objects left behind")
 
 
+
+def test_addresses_are_forgotten_once_idle_and_their_limits_refilled(monkeypatch):
+    """Every address the guard saw stayed in its table (up to 65 536, ~400 B each: 5000
+    probes of the load script held 2 MB and pinned the allocator's arenas); now an address
+    with no open connection is forgotten once its buckets are full again (a new entry would be
+    the same), swept at admission and, once the server is idle, by a timer."""
+    monkeypatch.setattr(serve_guard, "SWEEP_S", 0.2)
+    with serving(register_s=1.0) as port:
+        for i in range(20):
+            connect(port, f"127.0.6.{i + 1}").close()
+        held = connect(port, "127.0.7.1")  # stays open: kept whatever its buckets
+        wait_for(lambda: serve_guard.stats()["addresses"] <= 1 and serve_guard.stats()["open"] == 1,
+                 f"idle addresses not forgotten: {serve_guard.stats()}", timeout=8)
+        assert close_code(held) == 1008  # (never registered: closed by the guard)
+        wait_for(lambda: serve_guard.stats()["addresses"] == 0, f"the last address stayed: {serve_guard.stats()}",
+                 timeout=8)
+
+
+def test_an_address_is_kept_until_each_of_its_buckets_has_refilled():
+    serve_guard.reset()
+    st = serve_guard._STATE
+    try:
+        for _ in range(serve_guard.LIMITS.connect_burst):  # a burst of connections: refused after it
+            assert serve_guard._admit("10.9.0.1") is None
+            serve_guard._release("10.9.0.1", pending=True)
+        assert serve_guard._admit("10.9.0.1") is not None
+        assert serve_guard._admit("10.9.0.2") is None  # one connection that registered a page
+        assert serve_guard._registered("10.9.0.2")
+        serve_guard._release("10.9.0.2", pending=False)
+        assert serve_guard._admit("10.9.0.3") is None  # still open
+        t = time.monotonic()
+        refill_connect = serve_guard.LIMITS.connect_burst / serve_guard.LIMITS.connect_per_s
+        refill_register = 1 / serve_guard.LIMITS.register_per_s
+        assert st.sweep(t + 0.1) == 3
+        assert st.sweep(t + refill_register - 0.5) == 3  # its registration bucket is not full yet
+        assert st.sweep(t + refill_register + 0.5) == 2 and "10.9.0.2" not in st.addresses
+        assert st.sweep(t + refill_connect - 0.5) == 2  # the burst's bucket is not full yet
+        assert st.sweep(t + refill_connect + 0.5) == 1 and list(st.addresses) == ["10.9.0.3"]
+        assert st.sweep(t + 3600) == 1  # open: kept
+        serve_guard._release("10.9.0.3", pending=True)
+        assert st.sweep(t + refill_connect + 0.5) == 0
+    finally:
+        serve_guard.reset()
+
+
+def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
+    """Flet 1.0.5's eviction loop left its loop variable bound to the last session it looked
+    at: once the last phone had left, that whole page stayed alive (the load script found one
+    game page, 8 000 dicts and 600 Texts, held by the task's frame)."""
+    import asyncio
+    import weakref
+    from datetime import datetime, timedelta, timezone
+
+    from flet_web.fastapi.flet_app_manager import FletAppManager
+
+    serve_guard.install()
+    real_sleep = asyncio.sleep
+
+    async def fast_sleep(delay, *a, **kw):
+        await real_sleep(min(delay, 0.01), *a, **kw)
+
+    class Page:  # what the loop reads of a session
+        def __init__(self, expired: bool):
+            self.expires_at = datetime.now(timezone.utc) + timedelta(seconds=-1 if expired else 600)
+
+        def close(self):
+            pass
+
+    async def scenario():
+        manager = FletAppManager()
+        sessions = manager._FletAppManager__sessions
+        await manager.add_session("gone", Page(True))
+        ref = weakref.ref(sessions["gone"])
+        monkeypatch.setattr(asyncio, "sleep", fast_sleep)
+        task = asyncio.create_task(manager._FletAppManager__evict_expired_sessions())
+        try:
+            for _ in range(200):
+                await real_sleep(0.01)
+                if not sessions:
+                    break
+            await real_sleep(0.05)  # the loop sleeps again
+            assert not sessions, "the expired session was not evicted"
+            gc.collect()
+            return ref() is None
+        finally:
+            task.cancel()
+
+    assert asyncio.run(scenario()), "the evicted session is still alive (held by the eviction loop)"
+
+
+def test_a_page_run_in_flets_executor_is_not_kept_by_the_worker_thread():
+    """``page.run_thread`` (Flet 1.0.5) set the page in the worker thread's own context: each
+    executor thread kept the last page it ran a handler for (the load script found every phone
+    page that had left held by a thread's ``flet_session_page``)."""
+    import weakref
+    from concurrent.futures import ThreadPoolExecutor
+
+    from flet.controls.context import _context_page
+    from flet.controls.page import Page
+
+    serve_guard.install()
+
+    class Stand:  # what the wrapper reads of its page: nothing
+        pass
+
+    page = Stand()
+    ref = weakref.ref(page)
+    seen = []
+
+    def handler(n):
+        seen.append((n, _context_page.get() is ref()))
+
+    wrapper = Page._Page__context_wrapper(page, handler)
+    with ThreadPoolExecutor(1) as ex:
+        ex.submit(wrapper, 7).result()
+        assert seen == [(7, True)]  # the handler ran with its page as the current page
+        del page, wrapper
+        assert ex.submit(_context_page.get).result() is None
+        gc.collect()
+        assert ref() is None, "the worker thread keeps the page"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_install_sets_glibcs_malloc_to_give_memory_back():
+    serve_guard.install()
+    assert serve_guard.MALLOC_TUNED == {name: True for name in serve_guard.MALLOC_SETTINGS}
+
+
+def test_a_method_result_for_a_control_a_redraw_replaced_does_not_end_the_connection():
+    """Flet 1.0.5 raised for it, which ended the page's receive loop (the load script: a phone
+    closed with 1000 mid-game); the answer now reaches the call that waits for it."""
+    import threading as _threading
+
+    from flet.messaging.session import Session
+
+    serve_guard.install()
+
+    class Stand:  # a session's method-call tables; control 5 is gone
+        pass
+
+    sess = Stand()
+    evt = _threading.Event()
+    sess._Session__index = {}
+    sess._Session__method_calls = {"c1": evt}
+    sess._Session__method_call_results = {}
+    Session.handle_invoke_method_results(sess, 5, "c1", "done", None)
+    assert evt.is_set() and sess._Session__method_call_results[evt] == ("done", None)
+    Session.handle_invoke_method_results(sess, 5, "unknown", None, None)  # no call waits: dropped
+
 def test_malformed_frames_close_the_socket():
     with serving() as port:
         cases = [

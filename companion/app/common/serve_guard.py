@@ -22,7 +22,15 @@ the same steps with these bounds, all in this one module:
 * **the end of a connection**: the send loop is stopped whether or not a page registered, the
   socket is closed, a registered page is handed to Flet's session manager as before;
 * **uploads**: Flet's ``/upload`` answers 4xx, never 500 (the app takes photos through the
-  websocket; the upload route has no signing key and refuses everything).
+  websocket; the upload route has no signing key and refuses everything);
+* **what stays after the phones leave**: an address is forgotten once it has no open
+  connection and its buckets have refilled (``_State.sweep``); two of Flet's references that
+  kept a phone's whole page alive after it left are dropped: its session eviction loop's loop
+  variable (``_evict_expired_sessions``) and the page ``page.run_thread`` left in each
+  executor thread's context (``_context_wrapper``); glibc's malloc is set to give big buffers
+  and its heaps' free tops back (``MALLOC_SETTINGS``);
+* **late answers**: a page's answer to a method call whose control a redraw has replaced goes
+  to the waiting call (``_handle_invoke_method_results``); Flet's error closed the connection.
 
 The limits are ``LIMITS`` (a ``GuardLimits``); tests replace it. ``stats()`` reports what is
 held now (open, pending, addresses tracked).
@@ -121,6 +129,8 @@ class _State:
         self.open = 0
         self.refused = 0
         self.closed_by_guard = 0
+        self.swept_at = 0.0
+        self.sweep_timer = False  # a timed sweep is scheduled (``_schedule_sweep``)
 
     def address(self, ip: str, now: float) -> _Address:
         a = self.addresses.get(ip)
@@ -135,6 +145,23 @@ class _State:
         idle = sorted((a.seen, ip) for ip, a in self.addresses.items() if a.open == 0)
         for _, ip in idle[: max(1, len(idle) // 2)]:
             del self.addresses[ip]
+
+    def sweep(self, now: float) -> int:
+        """Forget every address with no open connection whose buckets have all filled up
+        again: a new ``_Address`` for it would be the same, so no limit changes (at the
+        defaults, one connection's token is back after 0.5 s, a burst of 40 after 20 s, one
+        registration's after 5 s, a burst of 30 after 150 s). Without this, every address ever
+        seen stayed (up to ``addresses_max``).
+        Returns how many are left."""
+        lim = LIMITS
+        full = (("connect", lim.connect_burst, lim.connect_per_s), ("register", lim.register_burst, lim.register_per_s),
+                ("message", lim.message_burst, lim.message_per_s))
+        gone = [ip for ip, a in self.addresses.items() if a.open == 0 and all(
+            getattr(a, name).tokens + (now - getattr(a, name).at) * per_s >= burst for name, burst, per_s in full)]
+        for ip in gone:
+            del self.addresses[ip]
+        self.swept_at = now
+        return len(self.addresses)
 
 
 _STATE = _State()
@@ -152,11 +179,17 @@ def stats() -> dict:
                 "refused": _STATE.refused, "closed_by_guard": _STATE.closed_by_guard}
 
 
+#: seconds between two sweeps of the addresses (``_State.sweep``)
+SWEEP_S = 10.0
+
+
 def _admit(ip: str) -> str | None:
     """Count a new websocket from ``ip`` in, or say why it is refused."""
     now = time.monotonic()
     lim = LIMITS
     with _STATE.lock:
+        if now - _STATE.swept_at >= SWEEP_S:
+            _STATE.sweep(now)
         a = _STATE.address(ip, now)
         why = None
         if a.open >= lim.open_per_address:
@@ -226,6 +259,55 @@ def _give_memory_back() -> None:
         _TRIM["fn"] = fn
     if fn:
         fn(0)
+
+
+def _schedule_sweep() -> None:
+    """While the guard remembers any address, sweep them every ``SWEEP_S`` (a quiet server has
+    no new connection to sweep them at admission); once it holds no connection either, hand the
+    memory back after the sweep."""
+    state = _STATE
+    with state.lock:
+        if state.sweep_timer or not state.addresses:
+            return
+        state.sweep_timer = True
+    try:
+        asyncio.get_running_loop().call_later(SWEEP_S, _timed_sweep, state)
+    except RuntimeError:  # no loop running (a test calling in directly)
+        state.sweep_timer = False
+
+
+def _timed_sweep(state: "_State") -> None:
+    with state.lock:
+        state.sweep_timer = False
+        state.sweep(time.monotonic())
+        idle = state.open == 0
+    if state is _STATE:
+        if idle:
+            _give_memory_back()
+        _schedule_sweep()
+
+
+#: glibc's malloc settings for the server (``mallopt``, set by ``install``): big buffers
+#: (>= 128 kB: a page's first drawing, a photo) are mapped for themselves and unmapped when
+#: freed, a heap's free top is given back above 128 kB, and all threads share 2 arenas. glibc's
+#: defaults raise both thresholds as big buffers come and go (up to 32 and 64 MB) and give each
+#: thread its own arena, whose free top ``malloc_trim`` does not give back: the free memory of
+#: Flet's worker threads' arenas then grew with every run of benchmarks/serve_load.py
+#: (+41 MB, then +77 MB; with these settings +29 MB, then +33 MB: docs/app.md).
+MALLOC_SETTINGS = {"M_TRIM_THRESHOLD": (-1, 128 * 1024), "M_MMAP_THRESHOLD": (-3, 128 * 1024), "M_ARENA_MAX": (-8, 2)}
+MALLOC_TUNED: dict = {}
+
+
+def _tune_malloc() -> dict:
+    """Apply ``MALLOC_SETTINGS`` with glibc's ``mallopt`` (elsewhere nothing); what was set."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return {}
+    return {name: bool(mallopt(param, value)) for name, (param, value) in MALLOC_SETTINGS.items()}
 
 
 def _not_pending() -> None:
@@ -425,6 +507,7 @@ async def guarded_handle(self, websocket) -> None:
 
     ip = websocket.client.host if websocket.client else ""
     why = _admit(ip)
+    _schedule_sweep()
     if why is not None:
         log.info("websocket from %s refused: %s", ip, why)
         try:
@@ -471,6 +554,7 @@ async def guarded_handle(self, websocket) -> None:
             pass
         _release(ip, pending=not sock.registered)
         _give_memory_back()
+        _schedule_sweep()
         if session is not None:
             try:
                 await app_manager.disconnect_session(
@@ -492,23 +576,86 @@ async def _guarded_upload(self, request) -> None:
         raise HTTPException(status_code=403, detail="uploads are not accepted by this server") from exc
 
 
+async def _evict_expired_sessions(self) -> None:
+    """Flet 1.0.5's ``FletAppManager.__evict_expired_sessions`` (every 10 s, delete the
+    sessions whose time for a reload is over), without its loop variable: Flet's loop left
+    ``session`` bound to the last session it looked at while it slept, so once the last phone
+    had left, that page (its controls, its game screen, its view-models: 5-8 MB for a game
+    page) stayed alive for good."""
+    from datetime import datetime, timezone
+
+    while True:
+        await asyncio.sleep(10)
+        now = datetime.now(timezone.utc)
+        sessions = self._FletAppManager__sessions
+        expired = [sid for sid, s in list(sessions.items()) if s.expires_at and now > s.expires_at]
+        for sid in expired:
+            await self.delete_session(sid)
+
+
+def _context_wrapper(self, handler):
+    """Flet 1.0.5's ``Page.__context_wrapper`` (what ``page.run_thread`` runs in Flet's
+    executor): the handler runs with this page as the current page (``_context_page``), in a
+    copy of the worker thread's context dropped afterwards. Flet's set the page in the worker
+    thread's own context, so each executor thread (6 on two cores) kept the last page it ran a
+    handler for (``GameScreen.remote_redraw`` runs there for every phone at every step): a
+    phone's whole game page, alive for good after the phone had left."""
+    import contextvars
+
+    from flet.controls.context import _context_page
+
+    def wrapper(*args, **kwargs):
+        def run():
+            _context_page.set(self)
+            handler(*args, **kwargs)
+
+        contextvars.copy_context().run(run)
+
+    return wrapper
+
+
+def _handle_invoke_method_results(self, control_id, call_id, result, error) -> None:
+    """Flet 1.0.5's ``Session.handle_invoke_method_results``, for an answer to a method call
+    (a scroll, a read of the browser's storage) whose control a redraw has replaced meanwhile:
+    the answer goes to the call waiting for it (by its call id) as any other. Flet raised
+    RuntimeError ("Control with ID ... is not registered"), which ended the phone's receive loop
+    and closed its connection (benchmarks/serve_load.py: a phone closed with 1000 mid-game)."""
+    evt = self._Session__method_calls.pop(call_id, None)
+    if evt is None:
+        return
+    self._Session__method_call_results[evt] = (result, error)
+    evt.set()
+
+
 _ORIGINAL_UPLOAD = None
 _INSTALLED = False
 
 
 def install() -> None:
-    """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle`` and guard its upload
-    handler (idempotent)."""
+    """Put ``guarded_handle`` in place of Flet 1.0.5's ``FletApp.handle``, guard its upload
+    handler, replace its session eviction loop (``_evict_expired_sessions``) and the wrapper of
+    ``page.run_thread`` (``_context_wrapper``) and its method results' handler (a late answer
+    no longer closes the connection), and set glibc's ``MALLOC_SETTINGS``; idempotent."""
     global _INSTALLED, _ORIGINAL_UPLOAD
     if _INSTALLED:
         return
+    from flet.controls.page import Page
+    from flet.messaging.session import Session
     from flet_web.fastapi.flet_app import FletApp
+    from flet_web.fastapi.flet_app_manager import FletAppManager
     from flet_web.fastapi.flet_upload import FletUpload
 
-    for name in ("_FletApp__receive_loop", "_FletApp__send_loop", "_FletApp__get_unique_session_id"):
-        if not hasattr(FletApp, name):  # Flet changed: refuse to guess
-            raise RuntimeError(f"serve_guard: Flet's FletApp has no {name} (written against Flet 1.0.5)")
+    for cls, name in ((FletApp, "_FletApp__receive_loop"), (FletApp, "_FletApp__send_loop"),
+                      (FletApp, "_FletApp__get_unique_session_id"),
+                      (FletAppManager, "_FletAppManager__evict_expired_sessions"), (Page, "_Page__context_wrapper"),
+                      (Session, "handle_invoke_method_results")):
+        if not hasattr(cls, name):  # Flet changed: refuse to guess
+            raise RuntimeError(f"serve_guard: Flet's {cls.__name__} has no {name} (written against Flet 1.0.5)")
+    MALLOC_TUNED.update(_tune_malloc())
     FletApp.handle = guarded_handle
+    FletAppManager._FletAppManager__evict_expired_sessions = _evict_expired_sessions
+    Page._Page__context_wrapper = _context_wrapper
+    Session.handle_invoke_method_results = _handle_invoke_method_results
     _ORIGINAL_UPLOAD = FletUpload.handle
     FletUpload.handle = _guarded_upload
     _INSTALLED = True
