@@ -37,7 +37,7 @@ import zipfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -338,12 +338,15 @@ class TableProfile:
 
     def add_photos(self, photos: Iterable[LabelledPhoto], limits: ImageLimits = DEFAULT_LIMITS,
                    proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None = None,
-                   ) -> dict[str, int]:
+                   derived: bool = False) -> dict[str, int]:
         """Add the confirmed dice of ``photos`` (already parsed). Every photo is opened and
         checked before anything is written; a photo already in the profile (same pixels) is
         skipped. ``proposals(working image)``: the boxes (working pixels) the reader would look
         at; those far from every confirmed die are kept as "not a die" (at most
-        ``NEGATIVES_PER_PHOTO``: what a player removes from a read). Returns {"photos": added,
+        ``NEGATIVES_PER_PHOTO``: what a player removes from a read). ``derived``: the proposals are
+        the detector's own boxes, not boxes a player removed, so those that may be a die the labels
+        leave out (touching the photo's border, overlapping a confirmed die) are not kept either
+        (``_negatives``). Returns {"photos": added,
         "dice": added, "negatives": added, "skipped": photos skipped}."""
         self.ensure_writable()
         existing = self.dice()  # raises on a torn profile: nothing is written then
@@ -374,7 +377,7 @@ class TableProfile:
                     written.append(self.path / rel)
                     new.append(ConfirmedDie(next_photo, rel, crop_box, d.box, loaded.original_size, d.value,
                                             d.colour, photo.image.name, sha))
-                for k, box in enumerate(_negatives(loaded, photo, proposals)):
+                for k, box in enumerate(_negatives(loaded, photo, proposals, derived)):
                     crop, crop_box = cut_crop(loaded, box)
                     rel = f"{CROPS_DIR}/p{next_photo:06d}-n{k:02d}.png"
                     if not cv2.imwrite(str(self.path / rel), crop):
@@ -571,10 +574,30 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+BORDER_SHARE = 0.01  # a derived box this close to the photo's edge (share of its longer side) may be a cut die
+
+
+def _may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[int, int],
+                           dice: Sequence[Any]) -> bool:
+    """A detector box a labels file may leave out as a die rather than as "not a die": one cut by
+    the photo's border, or one overlapping a confirmed die (a die behind another). Labels list the
+    wholly framed dice; such boxes are not negatives (docs/vision.md, "Boxes the player removed")."""
+    x, y, w, h = box
+    ow, oh = size
+    m = BORDER_SHARE * max(ow, oh)
+    if x <= m or y <= m or x + w >= ow - m or y + h >= oh - m:
+        return True
+    return any(min(x + w, d.box[0] + d.box[2]) > max(x, d.box[0]) and min(y + h, d.box[1] + d.box[3]) > max(y, d.box[1])
+               for d in dice)
+
+
 def _negatives(loaded: Any, photo: LabelledPhoto,
-               proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None) -> list[tuple]:
+               proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None,
+               derived: bool = False) -> list[tuple]:
     """Proposed boxes (original pixels) whose centre lies outside every confirmed die's box
-    grown by half: not a die, by the player's confirmation of the whole photo."""
+    grown by half: not a die, by the player's confirmation of the whole photo; ``derived``
+    (the detector's boxes, not the player's removals): not those that may be a die the labels
+    leave out (``_may_be_a_left_out_die``)."""
     if proposals is None:
         return []
     ow, oh = loaded.original_size
@@ -585,6 +608,8 @@ def _negatives(loaded: Any, photo: LabelledPhoto,
         cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
         if all(abs(cx - (d.box[0] + d.box[2] / 2)) > d.box[2] or abs(cy - (d.box[1] + d.box[3] / 2)) > d.box[3]
                for d in photo.dice):
+            if derived and _may_be_a_left_out_die(box, (ow, oh), photo.dice):
+                continue
             out.append(box)
     return out[:NEGATIVES_PER_PHOTO]
 

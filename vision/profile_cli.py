@@ -84,7 +84,7 @@ def cmd_learn(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise CliError(f"error: {exc}; nothing was added") from None
     profile = TableProfile(args.profile)
     try:
-        added = profile.add_photos(photos, proposals=_proposals())
+        added = profile.add_photos(photos, proposals=_proposals(), derived=True)
     except (ProfileError, LabelsError) as exc:
         raise CliError(f"error: {exc}; nothing was added") from None
     total = profile.dice()

@@ -392,3 +392,22 @@ def test_learn_without_the_learn_extra_keeps_the_dice(tmp_path):
     assert "learn' extra" in proc.stderr and "dice are kept" in proc.stderr
     assert len(TableProfile(tmp_path / "prof").dice()) == 9
     assert TableProfile(tmp_path / "prof").current_model() is None
+
+
+@pytest.mark.parametrize("derived,kept", [(False, 3), (True, 1)])
+def test_derived_negatives_leave_out_boxes_that_may_be_a_left_out_die(tmp_path, derived, kept):
+    """The detector's own boxes (``derived``, as ``vision learn`` passes them) are "not a die" only
+    away from the photo's border and from every confirmed die: a die cut by the frame or behind
+    another is one a labels file leaves out, not one the player took away. Boxes a player removed
+    in the app are kept whatever they touch."""
+    img = np.full((200, 400, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "p.png"), img)
+    die = {"box": [100, 80, 40, 40], "value": 3, "colour": "red"}
+    (tmp_path / "l.jsonl").write_text(json.dumps({"image": "p.png", "dice": [die]}) + "\n")
+    far, border, behind = (250, 80, 40, 40), (0, 80, 40, 40), (139, 60, 50, 40)  # behind: centre 164 > 120 + 40
+    prof = TableProfile(tmp_path / "prof")
+    got = prof.add_photos(parse_labels(tmp_path / "l.jsonl"), proposals=lambda im: [far, border, behind],
+                          derived=derived)
+    assert got["negatives"] == kept
+    boxes = sorted(tuple(round(v) for v in d.box) for d in prof.dice() if not d.die)
+    assert (far in boxes) and ((border in boxes) is not derived) and ((behind in boxes) is not derived)
