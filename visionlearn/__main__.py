@@ -61,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
         return 0
     t, h = report["trained_on"], report["held_back"]
+    if "train_seconds" not in report:  # nothing held back: nothing trained (visionlearn.learn)
+        print(f"kept {t['dice']} dice of {t['photos']} photos; {report['reason']}")
+        return 0
     print(f"learned from {t['dice']} dice of {t['photos']} photos" + (f" and {t['not_dice']} boxes that are not dice"
           if t.get("not_dice") else "") + f" ({report['steps']} steps, {report['train_seconds']:.1f} s of training, "
           f"{report['seconds']:.1f} s in all; this process used {time.process_time():.1f} s of CPU, torch's import included)")

@@ -15,7 +15,7 @@
    reads the held-back dice better than the shipped one: more of them right, or as many right and
    more of them sure and right (at its threshold; the shipped one at its 0.85). Held-back dice
    read alike by both are no reason to change the reader, and without held-back dice (a profile
-   of one photo) nothing shows it is better: not adopted either;
+   of one photo) nothing could show it better: the learner then does not train at all;
 4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
    costs what a shipped read costs), checked against torch with onnxruntime, and switched in
    atomically (``TableProfile.switch_model``). Any failure before the switch leaves the last good
@@ -243,6 +243,14 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
     held_dice = [d for d in dice if d.photo in set(held_photos) and d.die]
     if not any(d.die for d in train_dice):
         raise LearnError(f"{profile.path}: no confirmed dice to learn from")
+    trained_on = {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
+                  "not_dice": sum(not d.die for d in train_dice)}
+    if not held_dice:  # nothing could show an adapted model better: no training to throw away
+        return {"made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "trained_on": trained_on,
+                "held_back": {"photos": len(held_photos), "dice": 0}, "seed": seed, "steps": 0, "adopted": False,
+                "seconds": round(time.perf_counter() - t0, 2),
+                "reason": "no held-back die to check an adapted model on yet (it comes with the second confirmed "
+                          "photo): nothing learned, the last good model stays"}
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
     bank = table_bank(profile, train_dice, rng)
@@ -254,30 +262,22 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
     train_s = time.perf_counter() - t_train
     shipped_reads = held_back_reads(base, profile, held_dice)
     reads = held_back_reads(model, profile, held_dice)
-    threshold, why = choose_threshold([(r["confidence"], r["right"]) for r in reads if r["can_be_sure"]])
     sure_reads = [(r["confidence"], r["right"]) for r in reads if r["can_be_sure"]]
+    threshold, why = choose_threshold(sure_reads)
     sure, wrong = sure_counts(sure_reads, threshold)
+    shipped_sure, shipped_wrong = sure_counts([(r["confidence"], r["right"]) for r in shipped_reads
+                                               if r["can_be_sure"]], SHIPPED_UNSURE_BELOW)
     right, shipped_right = sum(r["right"] for r in reads), sum(r["right"] for r in shipped_reads)
     report: dict[str, Any] = {
         "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "unsure_below": threshold, "threshold_rule": why,
-        "trained_on": {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
-                       "not_dice": sum(not d.die for d in train_dice)},
+        "unsure_below": threshold, "threshold_rule": why, "trained_on": trained_on,
         "held_back": {"photos": len(held_photos), "dice": len(held_dice), "right": right,
-                      "right_shipped": shipped_right, "sure": sure, "sure_wrong": wrong},
+                      "right_shipped": shipped_right, "sure": sure, "sure_wrong": wrong,
+                      "sure_right": sure - wrong, "sure_right_shipped": shipped_sure - shipped_wrong},
         "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
         "base_classifier_sha256": _sha256(shipped),
     }
-    shipped_sure, shipped_wrong = sure_counts([(r["confidence"], r["right"]) for r in shipped_reads
-                                               if r["can_be_sure"]], SHIPPED_UNSURE_BELOW)
-    report["held_back"].update(sure_right=sure - wrong, sure_right_shipped=shipped_sure - shipped_wrong)
-    better = (right, sure - wrong) > (shipped_right, shipped_sure - shipped_wrong)
-    if not held_dice:
-        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
-                      reason="no held-back die to check the adapted model on yet (it comes with the second "
-                             "confirmed photo): not adopted, the last good model stays")
-        return report
-    if not better:
+    if (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong):
         report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
                       reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
                              f"{sure - wrong} sure and right, the shipped one {shipped_right} and "

@@ -114,6 +114,7 @@ def test_a_profile_of_one_photo_is_not_adopted(tmp_path):
     report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
     assert report["held_back"]["dice"] == 0 and report["trained_on"]["photos"] == 1
     assert not report["adopted"] and "second confirmed photo" in report["reason"]
+    assert report["steps"] == 0 and "train_seconds" not in report  # nothing trained to throw away
     assert prof.current_model() is None
 
 
@@ -199,7 +200,7 @@ def test_the_steps_from_the_environment(tmp_path, monkeypatch, capsys):
     from visionlearn.__main__ import main as learn_main
 
     prof = TableProfile(tmp_path / "prof")
-    prof.add_photos(parse_labels(_scenes(tmp_path, 20, 2)))
+    prof.add_photos(parse_labels(_scenes(tmp_path, 21, 2)))  # two photos with dice: one held back
     for bad in ("many", "0"):
         monkeypatch.setenv(STEPS_ENV, bad)
         assert learn_main(["--profile", str(prof.path)]) == 2
