@@ -47,10 +47,6 @@ TITLE = "Profile check"
 DIE_CHIP = re.compile(r"^die (red|yellow|purple|blue|green|unknown colour) (\d)( \(unsure\))?$")
 
 _SHOTS: list[str] = []  # the screenshots of the run, numbered in order across tabs and servers
-_NODES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => [
-    e.getAttribute('role') || '', e.getAttribute('aria-label') || '',
-    Array.from(e.childNodes).filter(n => n.nodeType === 3 || n.tagName === 'SPAN')
-        .map(n => n.textContent).join('').trim()])"""
 
 
 def _missing() -> str | None:
@@ -70,17 +66,8 @@ def _missing() -> str | None:
     return None
 
 
-class Tab(webapp.ScreenTab):
+class Tab(webapp.SemanticsTab):
     timeout_ms = TIMEOUT_MS
-
-    def nodes(self):
-        try:
-            return self.page.evaluate(_NODES_JS)
-        except Exception:  # the page is (re)loading
-            return []
-
-    def shows(self, text: str) -> bool:
-        return any(text in t for t in self.texts())
 
     def chips(self) -> list[tuple[str, int, bool]]:
         """The dice chips of the dice step: (colour, value, unsure), in the screen's order."""

@@ -42,23 +42,9 @@ ARTIFACTS = webapp.REPO / "test-artifacts" / "app-rejoin"
 TIMEOUT_MS = 45000
 HOLD_S = 8.0
 
-_NODES_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => [
-    e.getAttribute('role') || '', e.getAttribute('aria-label') || '',
-    Array.from(e.childNodes).filter(n => n.nodeType === 3 || n.tagName === 'SPAN')
-        .map(n => n.textContent).join('').trim()])"""
 
-
-class Tab(webapp.ScreenTab):
+class Tab(webapp.SemanticsTab):
     timeout_ms = TIMEOUT_MS
-
-    def nodes(self):
-        try:
-            return self.page.evaluate(_NODES_JS)
-        except Exception:  # the page is (re)loading
-            return []
-
-    def shows(self, text: str) -> bool:
-        return any(text in t for t in self.texts())
 
     def at(self, game) -> bool:
         """The screen shows ``game`` = (log count, step title, status line)."""

@@ -283,3 +283,23 @@ class ScreenTab:
         before = self.log_count()
         locator.click()
         return self.wait(lambda: (n := self.log_count()) is not None and n != before and n, f"{what} to be saved")
+
+
+SEMANTICS_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).map(e => [
+    e.getAttribute('role') || '', e.getAttribute('aria-label') || '',
+    Array.from(e.childNodes).filter(n => n.nodeType === 3 || n.tagName === 'SPAN')
+        .map(n => n.textContent).join('').trim()])"""
+
+
+class SemanticsTab(ScreenTab):
+    """A ``ScreenTab`` reading every semantics node (role, label, own text), an empty screen while
+    the page is (re)loading, and ``shows(text)``: a label or text on screen contains ``text``."""
+
+    def nodes(self) -> list[list[str]]:
+        try:
+            return self.page.evaluate(SEMANTICS_JS)
+        except Exception:  # the page is (re)loading
+            return []
+
+    def shows(self, text: str) -> bool:
+        return any(text in t for t in self.texts())
