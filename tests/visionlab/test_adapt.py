@@ -40,7 +40,7 @@ def test_the_table_and_the_options():
     assert "| 10 (30) | 80.0 % | 0.0 % (0 / 12) | 100.0 % | 100.0 % | 95.0 % | 20.0 (15.0) | 0.88 |" in text
     assert "NO model trained on it" in text
     kept = dict(rows[1], k=20, adopted=False, model="an earlier learn's")
-    none = dict(rows[1], k=1, adopted=False, model="the shipped one", unsure_below=None)
+    none = dict(rows[1], k=1, adopted=False, model="the shipped one", unsure_below=0.85)
     text = format_curves({"d": {"trained_on": False, "note": "n", "rows": [none, kept]}})
     assert "| 0.88 (not adopted: an earlier learn's model) |" in text
     assert "| 0.85 (not adopted: the shipped model) |" in text

@@ -153,13 +153,10 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
             row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
             reader = adapted_reader(profile) or shipped
-            model = __import__("vision.profile", fromlist=["TableProfile"]).TableProfile(profile).current_model()
-            row["unsure_below"] = model.unsure_below if model is not None else None
             row["adopted"] = "adopted: the reader now uses the adapted model" in text  # this learn's model
-            row["model"] = "this learn's" if row["adopted"] else ("an earlier learn's" if model is not None
+            row["model"] = "this learn's" if row["adopted"] else ("an earlier learn's" if reader is not shipped
                                                                   else "the shipped one")
-        else:
-            row["unsure_below"] = reader_threshold(shipped)
+        row["unsure_below"] = reader_threshold(reader)
         s = score(reader, rest, kind)
         row.update({key: s[key] for key in ("images", "dice", "hands_free", "sure_wrong_rate", "confident_reads",
                                             "confident_wrong", "recall", "value_accuracy", "colour_accuracy")})
@@ -180,13 +177,7 @@ def _model_note(r: dict[str, Any]) -> str:
         return str(r["unsure_below"])
     if r.get("model") == "an earlier learn's":
         return f"{r['unsure_below']} (not adopted: an earlier learn's model)"
-    return f"{r['unsure_below'] or reader_threshold_default()} (not adopted: the shipped model)"
-
-
-def reader_threshold_default() -> float:
-    from vision.config import DEFAULT_READER
-
-    return DEFAULT_READER.unsure_below
+    return f"{r['unsure_below']} (not adopted: the shipped model)"
 
 
 def format_curves(curves: dict[str, Any]) -> str:
