@@ -282,8 +282,9 @@ class RollDiceStep(Step):
 
 
 class PlaceDiceStep(Step):
-    """A human puts each rolled die on a slot: tap a die, then a slot. Dice read from a photo
-    start on the slots the photo shows (``from_photo``; see ``slots_from_photo``)."""
+    """A human puts each rolled die on a slot: drags a die onto a slot (``move``, one gesture),
+    or taps a die, then a slot (``select`` + ``put``, the same move in two taps). Dice read from
+    a photo start on the slots the photo shows (``from_photo``; see ``slots_from_photo``)."""
 
     kind = "place_dice"
 
@@ -329,6 +330,19 @@ class PlaceDiceStep(Step):
         self.slots[self.selected] = slot
         nxt = [j for j, s in enumerate(self.slots) if s is None]
         self.selected = nxt[0] if nxt else None
+
+    def move(self, i: int, slot: int) -> bool:
+        """Die ``i`` (placed or not) onto ``slot`` in one gesture (a drag and drop): exactly
+        ``select(i)`` then ``put(slot)``, with the same swap rules. False, and nothing changes
+        (not the selection either), for a die or a slot that does not exist, or a die dropped
+        back on its own slot."""
+        if not (isinstance(i, int) and isinstance(slot, int)) or isinstance(i, bool) or isinstance(slot, bool):
+            return False
+        if not (0 <= i < len(self.rolled) and 0 <= slot < self.n_slots) or self.slots[i] == slot:
+            return False
+        self.select(i)
+        self.put(slot)
+        return True
 
     def clear(self) -> None:
         """Every die back to the unplaced ones (a photo's placement too): placed by hand from here."""

@@ -1,7 +1,8 @@
 """Dice placed from the photo that read them (issue 38, item 5): a photo of a seat's dice lying on
 its board puts the k-th die from the left on the k-th slot (with the extra die, the two closest
-share a slot); the player confirms in one step, and a tap on a slot moves a picked die (swapping).
-Dice tapped in by hand are placed as before; the game never depends on the camera."""
+share a slot); the player confirms in one step, and one gesture moves a die: a drag onto a slot
+(``PlaceDiceStep.move``), or, in two taps, the die then the slot, with the same swaps. Dice
+tapped in by hand are placed as before; the game never depends on the camera."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from test_game_views import texts
 from test_game_vm import advance_to, new_vm
 
 from companion.app.game.dice_view import DicePanel
-from companion.app.game.dice_vm import slots_from_photo
+from companion.app.game.dice_vm import PlaceDiceStep, slots_from_photo
 from companion.app.game.wizard_vm import HUMAN
 
 
@@ -135,6 +136,116 @@ def test_moves_with_the_extra_die_stay_legal(game_dir):
     place.put(3)  # slot 1 would be empty and slot 4 over-full: a die of slot 4 goes to slot 1
     assert place.slots == [3, 0, 1, 2, 3] and sorted(place.slots) == [0, 1, 2, 3, 3]
     assert place.submit(), vm.error
+
+
+def _twin(place):
+    """A second placing step of the same seat, with ``place``'s dice where they are."""
+    other = PlaceDiceStep(place.vm)
+    other.slots, other.selected, other.from_photo = list(place.slots), place.selected, place.from_photo
+    return other
+
+
+def _moves_are_select_then_put(place):
+    """From where ``place`` stands, every drop of a die on another slot ends as its tap on the
+    die then on the slot does (the same swaps, the same next selection)."""
+    for i in range(len(place.rolled)):
+        for slot in range(place.n_slots):
+            if place.slots[i] == slot:
+                continue
+            dragged, tapped = _twin(place), _twin(place)
+            assert dragged.move(i, slot)
+            tapped.select(i)
+            tapped.put(slot)
+            assert (dragged.slots, dragged.selected) == (tapped.slots, tapped.selected), (place.slots, i, slot)
+
+
+def _refused(place, *moves):
+    before = (list(place.slots), place.selected, place.from_photo)
+    for i, slot in moves:
+        assert not place.move(i, slot), (i, slot)
+        assert (place.slots, place.selected, place.from_photo) == before, (i, slot)
+
+
+BAD_MOVES = ((-1, 0), (5, 1), (9, 0), (0, -1), (0, 4), (0, 9), (None, 1), (1, None), ("0", 1), (True, 1), (0.0, 1))
+
+
+def test_a_drag_onto_a_slot_moves_a_die_of_a_photo_placed_board_in_one_gesture(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    place = _photo_read(vm, reader, step, dice, (20, 110, 200, 290))
+    _moves_are_select_then_put(place)
+    assert place.move(0, 2)  # the die of slot 3 swaps with it
+    assert place.slots == [2, 1, 0, 3] and place.ready() and place.selected is None and place.from_photo
+    _moves_are_select_then_put(place)
+    _refused(place, (3, 3), (0, 2))  # dropped back on its own slot: nothing moves
+    place.select(1)
+    _refused(place, (1, 1), (4, 0), *BAD_MOVES)  # nor the selection: a die and a slot that exist only
+    assert place.selected == 1
+    assert place.move(3, 0)  # a selected die is not the one dragged: the dragged one moves
+    assert place.slots == [2, 1, 3, 0] and place.selected is None
+    assert place.submit(), vm.error
+    assert [s[0] for s in vm.state.seats[place.seat].slots] == [dice[3], dice[1], dice[0], dice[2]]
+
+
+def test_a_drag_with_the_extra_die_stays_legal(game_dir):
+    vm, reader, step = _roll_step(game_dir, extra_die=True)
+    dice = _dice(step, 5)
+    place = _photo_read(vm, reader, step, dice, (20, 110, 130, 250, 340))
+    assert place.slots == [0, 1, 1, 2, 3]
+    _moves_are_select_then_put(place)
+    assert place.move(1, 3)  # from the shared slot: two dice on slot 4 now, no swap
+    assert place.slots == [0, 3, 1, 2, 3]
+    _moves_are_select_then_put(place)
+    assert place.move(0, 3)  # slot 1 would be empty and slot 4 over-full: a die of slot 4 goes to slot 1
+    assert place.slots == [3, 0, 1, 2, 3] and sorted(place.slots) == [0, 1, 2, 3, 3]
+    _refused(place, (0, 3), (4, 3), *BAD_MOVES)
+    assert place.submit(), vm.error
+
+
+def test_a_drag_places_dice_tapped_in_by_hand(game_dir):
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    for c, v in dice:
+        assert step.entry.add(c, v)
+    assert step.submit()
+    place = vm.step
+    assert place.kind == "place_dice" and not place.from_photo and place.selected == 0
+    _moves_are_select_then_put(place)
+    _refused(place, (4, 0), *BAD_MOVES)
+    assert place.move(2, 1)  # an unplaced die, not the selected one: the selection stays on the first unplaced
+    assert place.slots == [None, None, 1, None] and place.selected == 0
+    assert place.move(0, 1)  # a taken slot: its die goes back to the unplaced ones
+    assert place.slots == [1, None, None, None] and place.selected == 1
+    _refused(place, (0, 1), (2, 5))
+    assert place.move(0, 3)  # a placed die to an empty slot
+    assert place.slots == [3, None, None, None] and place.selected == 1
+    _moves_are_select_then_put(place)
+    for i, slot in ((1, 0), (2, 1), (3, 2)):
+        assert place.move(i, slot)
+    assert place.slots == [3, 0, 1, 2] and place.ready() and place.selected is None
+    _moves_are_select_then_put(place)
+    assert place.submit(), vm.error
+    assert [s[0] for s in vm.state.seats[place.seat].slots] == [dice[1], dice[2], dice[3], dice[0]]
+
+
+def test_a_drag_with_the_extra_die_by_hand_lets_two_dice_share_a_slot(game_dir):
+    vm, reader, step = _roll_step(game_dir, extra_die=True)
+    dice = _dice(step, 5)
+    for c, v in dice:
+        assert step.entry.add(c, v)
+    assert step.submit()
+    place = vm.step
+    assert place.kind == "place_dice" and not place.from_photo and len(place.rolled) == 5
+    _refused(place, *BAD_MOVES)
+    for i, slot in ((4, 2), (0, 2)):  # two dice on slot 3: none goes back
+        assert place.move(i, slot)
+    assert place.slots == [2, None, None, None, 2] and place.selected == 1
+    _moves_are_select_then_put(place)
+    for i, slot in ((1, 0), (2, 1), (3, 3)):
+        assert place.move(i, slot)
+    assert place.slots == [2, 0, 1, 3, 2] and place.ready()
+    assert place.submit(), vm.error
+    assert vm.state.seats[place.seat].slots == [[dice[1]], [dice[2]], [dice[0], dice[4]], [dice[3]]]
 
 
 def test_dice_tapped_in_by_hand_are_placed_as_before(game_dir):
