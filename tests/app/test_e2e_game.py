@@ -378,7 +378,7 @@ def place_dice(t: Table) -> None:
     each die (the app selects the next unplaced die after each)."""
     t.shot("place")
     n = len(engine_state(t.data).seats[0].rolled)
-    hint = t.wait(lambda: next((h for h in ("Placed from the photo", "Tap a die, then the slot")
+    hint = t.wait(lambda: next((h for h in ("Placed from the photo", "Drag a die onto the slot")
                                 if any(h in x for x in t.texts())), None), "the placing hint")
     from_photo = hint == "Placed from the photo"
     assert from_photo == (t.photo_order is not None), (hint, t.photo_order)

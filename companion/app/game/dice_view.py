@@ -11,8 +11,10 @@ from __future__ import annotations
 import flet as ft
 
 from companion.app.common.widgets import note
-from companion.app.game.widgets import button, chip, colour_dot, die_chip, wrap
+from companion.app.game.widgets import button, chip, colour_dot, die_chip, die_face, wrap
 from companion.content.vocab import COLOURS
+
+PLACE_GROUP = "place-die"  # the dice of the placing step and its slots: a drag goes only there
 
 
 class DicePanel:
@@ -100,28 +102,45 @@ class DicePanel:
             run_thread(self.run, step.read_photo, source)
 
     def draw_place_dice(self, step) -> list[ft.Control]:
+        """The dice and the four slots. One gesture moves a die: dragged (placed or not) and
+        dropped on a slot (``step.move``); or two taps, the die then the slot (``select`` +
+        ``put``: the same move, for those who cannot drag, and the browser tests)."""
         gt = self.gt
         b = self.vm.state.board
-        unplaced = [die_chip(d[0], d[1], gt("g.place.die", die=gt.die(d)), on_click=lambda e, i=i: (step.select(i), self.redraw()),
-                             selected=step.selected == i)
-                    for i, d in enumerate(step.rolled) if step.slots[i] is None]
+
+        def die(i: int, size: int = 44) -> ft.Control:
+            c, v = step.rolled[i]
+            return ft.Draggable(
+                group=PLACE_GROUP, data=i, max_simultaneous_drags=1,
+                content=die_chip(c, v, gt("g.place.die", die=gt.die(step.rolled[i])),
+                                 on_click=lambda e: (step.select(i), self.redraw()), selected=step.selected == i, size=size),
+                content_feedback=die_face(c, v, size),
+                content_when_dragging=ft.Container(width=size, height=size, border_radius=8,
+                                                   border=ft.Border.all(2, ft.Colors.OUTLINE_VARIANT)))
+
+        unplaced = [die(i) for i in range(len(step.rolled)) if step.slots[i] is None]
         slots = []
         for sl in range(4):
-            inside = [die_chip(step.rolled[j][0], step.rolled[j][1], gt("g.place.die", die=gt.die(step.rolled[j])),
-                               on_click=lambda e, j=j: (step.select(j), self.redraw()), selected=step.selected == j, size=36)
-                      for j in step.in_slot(sl)]
-            slots.append(ft.Semantics(content=ft.Container(
+            inside = [die(j, 36) for j in step.in_slot(sl)]
+            slots.append(ft.DragTarget(group=PLACE_GROUP, on_accept=lambda e, sl=sl: self.place_drop(step, e, sl),
+                                       content=ft.Semantics(content=ft.Container(
                 ft.Column([ft.Text(gt("g.place.slot", n=sl + 1), weight=ft.FontWeight.BOLD),
                            note(gt("g.place.gives", what=gt.gift(b.slot_effects[sl]))), ft.Row(inside, spacing=4)],
                           spacing=4, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                 width=150 if not self.phone else 160, padding=8, border_radius=8,
                 border=ft.Border.all(2, ft.Colors.OUTLINE), on_click=lambda e, sl=sl: (step.put(sl), self.redraw())),
-                label=gt("g.place.slot", n=sl + 1), button=True, container=True))
+                label=gt("g.place.slot", n=sl + 1), button=True, container=True)))
         return [note(gt("g.place.from_photo" if step.from_photo else "g.place.hint")),
                 wrap(unplaced) if unplaced else note(gt("g.place.all_placed")),
                 wrap(slots),
                 wrap([button(gt("g.place.clear"), lambda e: (step.clear(), self.redraw()), ft.Icons.CLEAR_ALL, False),
                       button(gt("g.place.confirm"), lambda e: self.run(step.submit), ft.Icons.CHECK, disabled=not step.ready())])]
+
+    def place_drop(self, step, e, slot: int) -> None:
+        """A die dropped on ``slot``: the dragged control carries the die's index (``data``)."""
+        i = getattr(getattr(e, "src", None), "data", None)
+        if step.move(i, slot):
+            self.redraw()
 
     def draw_roll_die(self, step) -> list[ft.Control]:
         gt = self.gt

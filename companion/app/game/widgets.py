@@ -22,15 +22,21 @@ def game_text(ctl) -> GameText:
 # --------------------------------------------------------------------------- small controls
 
 
-def die_chip(colour: str, value, label: str, on_click=None, selected=False, unsure=False, size=44) -> ft.Control:
-    """A die as a tappable square. Unsure: an amber border; selected: a dark ring around it,
-    outside the amber one, so a selected unsure die still shows that it is unsure."""
-    box = ft.Container(
+def die_face(colour: str, value, size=44, unsure=False, on_click=None) -> ft.Container:
+    """A die's coloured square with its value, nothing around it (no accessible name: a drag's
+    feedback under the finger uses it as it is)."""
+    return ft.Container(
         ft.Text(str(value), size=size * 0.45, weight=ft.FontWeight.BOLD, color=DIE_FG.get(colour, "#FFFFFF")),
         width=size, height=size, bgcolor=DIE_BG.get(colour, DIE_BG["unknown"]), border_radius=8,
         alignment=ft.Alignment.CENTER, border=ft.Border.all(4, ft.Colors.AMBER) if unsure else None,
         on_click=on_click,
     )
+
+
+def die_chip(colour: str, value, label: str, on_click=None, selected=False, unsure=False, size=44) -> ft.Control:
+    """A die as a tappable square. Unsure: an amber border; selected: a dark ring around it,
+    outside the amber one, so a selected unsure die still shows that it is unsure."""
+    box = die_face(colour, value, size, unsure, on_click)
     if selected:
         box = ft.Container(box, border=ft.Border.all(3, ft.Colors.ON_SURFACE), border_radius=11, padding=2)
     return ft.Semantics(content=box, label=label, button=on_click is not None, selected=selected, container=True)

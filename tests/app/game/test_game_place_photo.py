@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
+import flet as ft
 from game_play import FakeDie, FakeRead, FakeReader
 from test_game_views import texts
 from test_game_vm import advance_to, new_vm
 
-from companion.app.game.dice_view import DicePanel
+from companion.app.game.dice_view import PLACE_GROUP, DicePanel
 from companion.app.game.dice_vm import PlaceDiceStep, slots_from_photo
 from companion.app.game.wizard_vm import HUMAN
 
@@ -310,10 +311,60 @@ def test_the_place_step_says_the_dice_came_from_the_photo(game_dir):
     place = _photo_read(vm, reader, step, dice, (290, 200, 110, 20))
     words = texts(_Panel(vm).draw_place_dice(place))
     assert any(w.startswith("Placed from the photo, left to right") for w in words)
-    assert "Every die has a slot." in words and "Tap a die, then the slot it goes on." not in words
+    assert "Every die has a slot." in words and "Drag a die onto the slot it goes on, or tap the die, then the slot." not in words
     place.clear()
     words = texts(_Panel(vm).draw_place_dice(place))
-    assert "Tap a die, then the slot it goes on." in words
+    assert "Drag a die onto the slot it goes on, or tap the die, then the slot." in words
+
+
+def _walk(c):
+    if isinstance(c, (list, tuple)):
+        for x in c:
+            yield from _walk(x)
+    elif isinstance(c, ft.BaseControl):
+        yield c
+        for name in ("content", "controls"):
+            yield from _walk(getattr(c, name, None))
+
+
+class _Drop:
+    """What Flet hands a DragTarget's ``on_accept``: the dragged control as ``src``."""
+
+    def __init__(self, src):
+        self.src = src
+
+
+def test_the_place_step_drags_every_die_onto_every_slot(game_dir):
+    """Each die on screen (placed or not) is a Draggable carrying its index, each slot a
+    DragTarget of the same group; a drop on a slot is ``move``, the taps stay."""
+    vm, reader, step = _roll_step(game_dir)
+    dice = _dice(step, 4)
+    for c, v in dice:
+        assert step.entry.add(c, v)
+    assert step.submit()
+    place = vm.step
+    assert not place.from_photo
+    place.put(2)  # the first die on slot 3 by two taps
+    panel = _Panel(vm)
+    drawn = list(_walk(panel.draw_place_dice(place)))
+    drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
+    targets = [c for c in drawn if isinstance(c, ft.DragTarget)]
+    assert sorted(drags) == [0, 1, 2, 3] and len(targets) == 4
+    assert {c.group for c in (*drags.values(), *targets)} == {PLACE_GROUP}
+    assert all(c.on_accept is not None for c in targets)
+    # a die's feedback under the finger has no accessible name: the screen reader hears the die once
+    assert all(not isinstance(c.content_feedback, ft.Semantics) for c in drags.values())
+    assert [[t for t in texts(c) if t.startswith("die ")] for c in targets][2] == [f"die {dice[0][0]} {dice[0][1]}"]
+    targets[0].on_accept(_Drop(drags[3]))  # an unplaced die onto slot 1
+    assert place.slots == [2, None, None, 0]
+    drawn = list(_walk(panel.draw_place_dice(place)))
+    drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
+    targets = [c for c in drawn if isinstance(c, ft.DragTarget)]
+    targets[0].on_accept(_Drop(drags[0]))  # a placed die onto a taken slot: that die goes back
+    assert place.slots == [0, None, None, None] and place.selected == 1
+    targets[1].on_accept(_Drop(None))  # a drop whose source is gone: nothing
+    targets[1].on_accept(object())
+    assert place.slots == [0, None, None, None] and place.selected == 1
 
 
 def test_a_layout_of_another_round_is_not_used(game_dir):
