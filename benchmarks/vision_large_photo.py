@@ -67,10 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         model = TableProfile(args.profile).current_model()
         if model is None:
             p.error(f"{args.profile}: no adapted model in this profile")
-        from vision.config import DEFAULT_READER
-
-        reader = DiceReader.from_files(threads=1, classifier=model.classifier,
-                                       config=replace(DEFAULT_READER, unsure_below=model.unsure_below))
+        reader = DiceReader.from_files(threads=1, classifier=model.classifier, config=model.reader_config())
         classifier = f"adapted ({model.classifier})"
     else:
         reader = DiceReader.from_files(threads=1)

@@ -79,7 +79,7 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
         config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
     adapted = getattr(args, "adapted", None)
     if adapted is not None:
-        config = replace(config, unsure_below=adapted.unsure_below)
+        config = adapted.reader_config(config)
     unsure_below = getattr(args, "unsure_below", None)
     if unsure_below is not None:
         if not 0.0 <= unsure_below <= 1.0:

@@ -35,14 +35,14 @@ import time
 import uuid
 import zipfile
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import cv2
 import numpy as np
 
-from vision.config import DEFAULT_LIMITS, ImageLimits, default_profile_dir
+from vision.config import DEFAULT_LIMITS, DEFAULT_READER, ImageLimits, ReaderConfig, default_profile_dir
 from vision.labels import LABEL_COLOURS, LabelledPhoto, check_photo, image_sha256
 
 FORMAT = 1
@@ -132,6 +132,11 @@ class AdaptedModel:
     classifier: Path
     unsure_below: float
     info: dict[str, Any]
+
+    def reader_config(self, base: ReaderConfig = DEFAULT_READER) -> ReaderConfig:
+        """``base`` with this model's sure threshold: how every reader that reads with an
+        adapted model is configured (the app, ``vision read``, the bench)."""
+        return replace(base, unsure_below=self.unsure_below)
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from vision.__main__ import main
-from vision.config import default_profile_dir
+from vision.config import DEFAULT_READER, default_profile_dir
 from vision.labels import LabelsError, parse_labels
 from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DICE_FILE, LOCK_FILE, MODEL_DIR, PROFILE_FILE, ProfileBusy,
                             ProfileError, TableProfile)
@@ -203,6 +203,8 @@ def test_the_model_is_switched_atomically_and_old_ones_go(tmp_path):
     assert prof.current_model() is None
     first = _install_model(prof, 0.9)
     assert prof.current_model().folder == first and prof.current_model().unsure_below == 0.9
+    cfg = prof.current_model().reader_config()  # every reader of an adapted model is configured by it
+    assert cfg.unsure_below == 0.9 and cfg.duplicate_iou == DEFAULT_READER.duplicate_iou
     # a learn that dies after making its folder, before switching: the last good model stays
     half = prof.new_model_folder()
     (half / CLASSIFIER_FILE).write_bytes(b"half written")

@@ -109,17 +109,13 @@ def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err:
 
 
 def adapted_reader(profile: Path, backend: str = "auto") -> Any:
-    from dataclasses import replace
-
-    from vision.config import DEFAULT_READER
     from vision.profile import TableProfile
     from vision.reader import DiceReader
 
     model = TableProfile(profile).current_model()
     if model is None:
         return None
-    return DiceReader.from_files(backend=backend, classifier=model.classifier,
-                                 config=replace(DEFAULT_READER, unsure_below=model.unsure_below))
+    return DiceReader.from_files(backend=backend, classifier=model.classifier, config=model.reader_config())
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,

@@ -165,13 +165,8 @@ class GameVM:
         from vision.reader import DiceReader
 
         if adapted is not None:
-            from dataclasses import replace
-
-            from vision.config import DEFAULT_READER
-
             try:
-                return DiceReader.from_files(classifier=adapted.classifier,
-                                             config=replace(DEFAULT_READER, unsure_below=adapted.unsure_below))
+                return DiceReader.from_files(classifier=adapted.classifier, config=adapted.reader_config())
             except Exception as exc:  # noqa: BLE001 - the adapted model cannot load: the shipped one reads
                 self.learning._report(f"the adapted model cannot load: {exc}")
         return DiceReader.from_files()
