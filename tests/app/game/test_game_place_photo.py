@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import flet as ft
+from control_tree import every_control
 from game_play import FakeDie, FakeRead, FakeReader
 from test_game_views import texts
 from test_game_vm import advance_to, new_vm
@@ -317,16 +318,6 @@ def test_the_place_step_says_the_dice_came_from_the_photo(game_dir):
     assert "Drag a die onto the slot it goes on, or tap the die, then the slot." in words
 
 
-def _walk(c):
-    if isinstance(c, (list, tuple)):
-        for x in c:
-            yield from _walk(x)
-    elif isinstance(c, ft.BaseControl):
-        yield c
-        for name in ("content", "controls"):
-            yield from _walk(getattr(c, name, None))
-
-
 class _Drop:
     """What Flet hands a DragTarget's ``on_accept``: the dragged control as ``src``."""
 
@@ -346,7 +337,7 @@ def test_the_place_step_drags_every_die_onto_every_slot(game_dir):
     assert not place.from_photo
     place.put(2)  # the first die on slot 3 by two taps
     panel = _Panel(vm)
-    drawn = list(_walk(panel.draw_place_dice(place)))
+    drawn = list(every_control(panel.draw_place_dice(place)))
     drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
     targets = [c for c in drawn if isinstance(c, ft.DragTarget)]
     assert sorted(drags) == [0, 1, 2, 3] and len(targets) == 4
@@ -357,7 +348,7 @@ def test_the_place_step_drags_every_die_onto_every_slot(game_dir):
     assert [[t for t in texts(c) if t.startswith("die ")] for c in targets][2] == [f"die {dice[0][0]} {dice[0][1]}"]
     targets[0].on_accept(_Drop(drags[3]))  # an unplaced die onto slot 1
     assert place.slots == [2, None, None, 0]
-    drawn = list(_walk(panel.draw_place_dice(place)))
+    drawn = list(every_control(panel.draw_place_dice(place)))
     drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
     targets = [c for c in drawn if isinstance(c, ft.DragTarget)]
     targets[0].on_accept(_Drop(drags[0]))  # a placed die onto a taken slot: that die goes back

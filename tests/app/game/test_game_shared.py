@@ -18,6 +18,7 @@ from companion.session import GameSession
 from companion.shared_session import LiveGames, SharedSession, StaleViewError
 from companion.store import GameStore
 
+from control_tree import every_control
 from game_play import answer
 
 T = GameText()
@@ -600,17 +601,7 @@ def test_a_phone_lists_only_the_games_at_the_table_and_those_it_joined(monkeypat
 
 
 def walk(control):
-    out, todo = [], [control]
-    while todo:
-        c = todo.pop()
-        out.append(c)
-        for name in ("content", "controls", "trailing", "leading", "title", "subtitle"):
-            v = getattr(c, name, None)
-            if isinstance(v, list):
-                todo.extend(v)
-            elif v is not None and hasattr(v, "__dict__"):
-                todo.append(v)
-    return out
+    return every_control(control, ("content", "controls", "trailing", "leading", "title", "subtitle"))
 
 
 def test_the_join_panel_folds_once_a_phone_joined_and_the_code_stays(monkeypatch, game_dir):
