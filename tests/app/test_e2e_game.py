@@ -24,7 +24,6 @@ import time
 import warnings
 from pathlib import Path
 
-import pytest
 import webapp  # tests/app/webapp.py, the shell's harness
 
 pytestmark = webapp.e2e_marks()
@@ -164,22 +163,6 @@ def reader_problem() -> str | None:
     except Exception as exc:  # noqa: BLE001 - any load failure means no photo read
         return f"{type(exc).__name__}: {exc}"
     return None
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    data = tmp_path_factory.mktemp("e2e-game-data")
-    with webapp.running_app(data_dir=data) as (url, _proc):
-        yield url, data
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    with webapp.browser() as c:
-        yield c
 
 
 # --------------------------------------------------------------------------- the scenario
