@@ -36,6 +36,12 @@ class FakeShell:
     def toast(self, text, error=False):
         pass
 
+    def start_new_game(self):
+        """A new game started from the wizard's screen as it opens (its defaults); its view-model."""
+        self.ctl.new_game()
+        build_screen("/new", self).start()
+        return game_vm(self.ctl)
+
 
 def _no_control_in_tooltip(c):
     # ft.Semantics(x) puts x in ``tooltip`` (its first argument) and Flutter draws a grey box
@@ -85,10 +91,8 @@ def test_wizard_to_game_screen_and_whole_game_drawn(monkeypatch, game_dir):
 def test_resume_opens_the_saved_game_and_reports_a_bad_one(monkeypatch, game_dir):
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=1280, lang="fr")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
+    vm = shell.start_new_game()
     gid = shell.ctl.game_id
-    vm = game_vm(shell.ctl)
     vm.step.reveal(vm.step.candidates()[0])
     # a new window (a fresh controller) resumes the same game from disk
     other = FakeShell()
@@ -161,9 +165,7 @@ def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=412, lang="fr")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    vm = shell.start_new_game()
     screen = GameScreen(shell)
     # an engine refusal (written lower-case, to be built into sentences) is shown as a sentence
     vm.error = "il faut 44 Écus ; Ana en a 4"
@@ -198,9 +200,7 @@ def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game
     (newest first, numbered from the first action), each line a sentence."""
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=412, lang="en")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    vm = shell.start_new_game()
     rng = random.Random(5)
     for _ in range(25):
         answer(vm, rng)
@@ -304,8 +304,7 @@ def test_after_a_confirm_the_next_step_is_scrolled_into_view(monkeypatch, game_d
             self.scrolls.append(key)
 
     shell = ScrollingShell()
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
+    shell.start_new_game()
     screen = build_screen("/game", shell)
     body = screen.view()
     keyed = [c for c in every_control(body) if isinstance(c.key, ft.ScrollKey) and c.key.value == STEP_KEY]
