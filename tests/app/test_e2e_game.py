@@ -65,6 +65,7 @@ class Table(webapp.ScreenTab):
     """The browser tab plus what the test knows: screenshots, the data folder, timings."""
 
     timeout_ms = TIMEOUT_MS
+    artifacts = ARTIFACTS
 
     def __init__(self, page, data: Path):
         super().__init__(page, data)
@@ -100,13 +101,6 @@ class Table(webapp.ScreenTab):
 
     def starts(self, role: str, prefix: str):
         return self.page.get_by_role(role, name=re.compile("^" + re.escape(prefix)))
-
-    def shot(self, name: str) -> None:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        webapp.settle(self.page, 350)
-        path = ARTIFACTS / f"{len(self.shots) + 1:02d}-{name}.png"
-        self.page.screenshot(path=str(path))
-        self.shots.append(path.name)
 
     def shot_once(self, kind: str) -> None:
         if kind not in self.seen_steps:
