@@ -14,6 +14,26 @@ def _private_data_dir(tmp_path, monkeypatch):
     board.default_board.cache_clear()
 
 
+@pytest.fixture(scope="module")
+def app(request, tmp_path_factory):
+    """A browser test module's web app, served from a data folder of its own: (url, folder)."""
+    import webapp
+
+    name = request.module.__name__.rpartition(".")[2].removeprefix("test_").replace("_", "-")
+    data = tmp_path_factory.mktemp(f"{name}-data")  # test_e2e_game: e2e-game-data
+    with webapp.running_app(data_dir=data) as (url, _proc):
+        yield url, data
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    """A browser test module's headless Chromium (a playwright browser context)."""
+    import webapp
+
+    with webapp.browser() as c:
+        yield c
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Lets a browser test's teardown know whether the test failed (see test_e2e.failure_shots)."""

@@ -25,19 +25,6 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    data = tmp_path_factory.mktemp("e2e-data")
-    with webapp.running_app(data_dir=data) as (url, proc):
-        yield url, data
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    with webapp.browser() as c:
-        yield c
-
-
 @pytest.fixture(autouse=True)
 def failure_shots(request, ctx):
     """When a browser test fails, keep a picture of every open tab in test-artifacts/app/."""

@@ -53,6 +53,7 @@ def engine(data: Path):
 
 class Tab(webapp.ScreenTab):
     timeout_ms = TIMEOUT_MS
+    artifacts = ARTIFACTS
 
     def nodes(self):
         return self.page.evaluate(_LABELS_JS)
@@ -86,13 +87,6 @@ class Tab(webapp.ScreenTab):
             self.scroll(500)
         self.scroll(-30000)
         return seen
-
-    def shot(self, name: str) -> None:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        webapp.settle(self.page, 350)
-        path = ARTIFACTS / f"{len(self.shots) + 1:02d}-{name}.png"
-        self.page.screenshot(path=str(path))
-        self.shots.append(path.name)
 
 
 def has(labels: list[str], info: str) -> bool:

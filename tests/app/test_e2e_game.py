@@ -24,7 +24,6 @@ import time
 import warnings
 from pathlib import Path
 
-import pytest
 import webapp  # tests/app/webapp.py, the shell's harness
 
 pytestmark = webapp.e2e_marks()
@@ -66,6 +65,7 @@ class Table(webapp.ScreenTab):
     """The browser tab plus what the test knows: screenshots, the data folder, timings."""
 
     timeout_ms = TIMEOUT_MS
+    artifacts = ARTIFACTS
 
     def __init__(self, page, data: Path):
         super().__init__(page, data)
@@ -101,13 +101,6 @@ class Table(webapp.ScreenTab):
 
     def starts(self, role: str, prefix: str):
         return self.page.get_by_role(role, name=re.compile("^" + re.escape(prefix)))
-
-    def shot(self, name: str) -> None:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        webapp.settle(self.page, 350)
-        path = ARTIFACTS / f"{len(self.shots) + 1:02d}-{name}.png"
-        self.page.screenshot(path=str(path))
-        self.shots.append(path.name)
 
     def shot_once(self, kind: str) -> None:
         if kind not in self.seen_steps:
@@ -164,22 +157,6 @@ def reader_problem() -> str | None:
     except Exception as exc:  # noqa: BLE001 - any load failure means no photo read
         return f"{type(exc).__name__}: {exc}"
     return None
-
-
-# --------------------------------------------------------------------------- fixtures
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    data = tmp_path_factory.mktemp("e2e-game-data")
-    with webapp.running_app(data_dir=data) as (url, _proc):
-        yield url, data
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    with webapp.browser() as c:
-        yield c
 
 
 # --------------------------------------------------------------------------- the scenario

@@ -14,7 +14,6 @@ when /usr/bin/chromium or playwright is missing.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import sys
@@ -42,22 +41,10 @@ _DICE_JS = """() => Array.from(document.querySelectorAll('flt-semantics')).filte
 
 def prepare(data: Path, seed: int = 4) -> tuple[str, list[tuple[str, int]]]:
     """A solo game saved at Ana's placing step; returns (title, her rolled dice)."""
-    os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data)
-    from game_play import answer
+    from game_play import answer, solo_game
 
-    from companion.app.game.texts import GameText
-    from companion.app.game.vm import GameVM, LocalCatalogue
-    from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
-    from companion.store import GameStore
-
-    t = GameText()
-    w = NewGameVM(t, random.Random(seed))
-    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(AUTOMA, "Automa")]
-    w.shuffle_all()
-    w.title = TITLE
-    s = w.create(GameStore())
+    s, vm = solo_game(data, seed, TITLE)
     try:
-        vm = GameVM(s, t, LocalCatalogue(data / f"catalogue-{seed}.json"))
         rng = random.Random(seed)
         for _ in range(500):
             if vm.step.kind == "place_dice":

@@ -7,6 +7,7 @@ import json
 
 import flet as ft
 import pytest
+from control_tree import find_controls
 
 from companion.app.common.prefs import Prefs
 from companion.app.scorepad.vm import ScorePad
@@ -111,25 +112,7 @@ def test_start_screen_offers_the_game_when_its_screens_are_installed(_private_da
 
 
 def _find(control, kind) -> list:
-    out, seen = [], set()
-
-    def walk(c):
-        if c is None or id(c) in seen:
-            return
-        seen.add(id(c))
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-            return
-        if not isinstance(c, ft.BaseControl):
-            return
-        if isinstance(c, kind):
-            out.append(c)
-        for attr in ("content", "controls", "title", "subtitle", "leading"):
-            walk(getattr(c, attr, None))
-
-    walk(control)
-    return out
+    return find_controls(control, kind, ("content", "controls", "title", "subtitle", "leading"))
 
 
 def test_score_pad_in_all_summaries_follow_the_taps_and_fields_refuse_letters(_private_data_dir):

@@ -245,6 +245,7 @@ def test_check_your_box_is_a_form_of_labelled_numbers(_private_data_dir):
 def test_the_settings_screen_shows_no_json(_private_data_dir):
     """Issue 41, item 12, on the screen: no field holds a JSON text like "[1, 2, 3, 4]"."""
     import flet as ft
+    from control_tree import find_controls
 
     from companion.app.common.prefs import Prefs
     from companion.app.shell.controller import AppController
@@ -266,21 +267,7 @@ def test_the_settings_screen_shows_no_json(_private_data_dir):
             pass
 
     body = build_screen("/settings", Shell()).view()
-    fields = []
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-            return
-        if not isinstance(c, ft.BaseControl):
-            return
-        if isinstance(c, ft.TextField):
-            fields.append(c)
-        for name in ("content", "controls"):
-            walk(getattr(c, name, None))
-
-    walk(body)
+    fields = find_controls(body, ft.TextField)
     numbers = [f for f in fields if str(f.value).isdigit()]
     assert len(numbers) >= 30
     assert not any(str(f.value).startswith(("[", "{")) for f in fields)

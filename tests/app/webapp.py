@@ -247,11 +247,20 @@ class ScreenTab:
     log's count, polling for an effect, and a tap that is done when the log moves."""
 
     timeout_ms = 30000  # the shared machine can be slow; every wait is for an effect, not a delay
+    artifacts: Path | None = None  # where ``shot`` writes: each test module's own folder
 
     def __init__(self, page, data: Path):
         self.page = page
         self.data = data
         self.shots: list[str] = []
+
+    def shot(self, name: str) -> None:
+        """A screenshot, once the page has settled, numbered in taking order (``03-name.png``)."""
+        self.artifacts.mkdir(parents=True, exist_ok=True)
+        settle(self.page, 350)
+        path = self.artifacts / f"{len(self.shots) + 1:02d}-{name}.png"
+        self.page.screenshot(path=str(path))
+        self.shots.append(path.name)
 
     def nodes(self) -> list[list[str]]:
         raise NotImplementedError

@@ -34,6 +34,19 @@ DEFAULT_DICE = (("red", 1), ("yellow", 2), ("purple", 3), ("blue", 4))
 PRIORITY = ("america", "africa", "asia", "europe", "oceania")
 
 
+def random_game(rng, seats: int, automas: int, unknown_categories: float, sepultus: bool = True):
+    """A game started for random players, every draw from ``rng`` in this order: the seats
+    (``automas`` of them automas), the first player, then the chance source that reveals cards
+    and rolls dice, of which ``unknown_categories`` have unknown categories. Returns (state, chance,
+    one RandomPlayer per seat) for ``next_action``."""
+    from companion.engine import ChanceSource, RandomPlayer
+    from companion.simulate import seat_configs
+
+    st = State()
+    apply(st, StartGame(seat_configs(seats, automas, rng), rng.randrange(seats), sepultus))
+    return st, ChanceSource(rng, unknown_categories=unknown_categories), [RandomPlayer(rng) for _ in range(seats)]
+
+
 def animal_stream():
     for i in itertools.count():
         c = CONTINENTS[i % 5]

@@ -16,9 +16,11 @@ import pytest
 from companion.actions import ACTION_TYPES, SeatConfig, Spend, StartGame
 from companion.content.experts import EXPERTS
 from companion.content.vocab import CATEGORIES, COLOURS, CONTINENTS
-from companion.engine import ChanceSource, RandomPlayer, State, apply, next_action
+from companion.engine import State, apply, next_action
 from companion.errors import RuleError
 from companion.simulate import check_invariants, seat_configs
+
+from .helpers import random_game
 
 WORDS = (COLOURS + CONTINENTS + CATEGORIES + ("", "nothing", "token", "coins", "expert", "animal", "extra_die",
                                              "seal", "carl-von-linne", "la-boudeuse", "human", "automa", "Zz")
@@ -116,9 +118,7 @@ def test_random_and_mutated_actions_are_accepted_legally_or_refused_cleanly(seed
             assert _text(trial) == _text(st)
         else:
             check_invariants(trial)
-    apply(st, StartGame(seat_configs(seats, seed % 3 if seed % 3 < seats else 0, rng), rng.randrange(seats), seed % 2 == 0))
-    chance = ChanceSource(rng, unknown_categories=0.1)
-    players = [RandomPlayer(rng) for _ in range(seats)]
+    st, chance, players = random_game(rng, seats, seed % 3 if seed % 3 < seats else 0, 0.1, sepultus=seed % 2 == 0)
     refused = accepted = 0
     kinds = set()
     while not st.finished:

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from companion.actions import Academy, Expedition, Publish, Spend, StartGame
-from companion.engine import ChanceSource, RandomPlayer, State, apply, die_options, next_action
+from companion.actions import Academy, Expedition, Publish, Spend
+from companion.engine import apply, die_options, next_action
 from companion.errors import RuleError
-from companion.simulate import seat_configs
+
+from .helpers import random_game
 
 
 def _legal(st, action) -> bool:
@@ -89,10 +90,7 @@ def _check_point(st, seat):
 def test_die_options_are_legal_and_complete_at_every_human_action_point(seed):
     rng = random.Random(500 + seed)
     seats = 2 + seed % 3
-    st = State()
-    apply(st, StartGame(seat_configs(seats, seed % 2, rng), rng.randrange(seats), True))
-    chance = ChanceSource(rng, unknown_categories=0.05)
-    players = [RandomPlayer(rng) for _ in range(seats)]
+    st, chance, players = random_game(rng, seats, seed % 2, 0.05)
     points = 0
     while not st.finished:
         p = st.pending

@@ -10,9 +10,11 @@ import pytest
 from companion.actions import (
     Bank, Embassy, PlaceDice, Publish, Research, Spend, TakeDie, actions_from_json, actions_to_json,
 )
-from companion.engine import ChanceSource, RandomPlayer, State, apply, next_action, place_gains, replay
+from companion.engine import State, apply, next_action, place_gains, replay
 from companion.errors import RuleError
 from companion.simulate import check_invariants, play_game
+
+from .helpers import random_game
 
 GAMES = [(seed, seats, automas) for seats in (2, 3, 4) for seed in range(70) for automas in (seed % 3 if seed % 3 < seats else 0,)]
 
@@ -65,13 +67,7 @@ def test_illegal_actions_are_refused_and_change_nothing():
     for seed in range(12):
         rng = random.Random(1000 + seed)
         seats = 2 + seed % 3
-        from companion.simulate import seat_configs
-        from companion.actions import StartGame
-
-        st = State()
-        apply(st, StartGame(seat_configs(seats, seed % 2, rng), rng.randrange(seats), True))
-        chance = ChanceSource(rng, unknown_categories=0.1)
-        players = [RandomPlayer(rng) for _ in range(seats)]
+        st, chance, players = random_game(rng, seats, seed % 2, 0.1)
         while not st.finished:
             a = next_action(st, chance, players)
             if rng.random() < 0.15:

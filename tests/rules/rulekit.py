@@ -230,6 +230,10 @@ class Table:
         """From the start of a round (refill pending): refill, round token, dice."""
         self.reveal_experts(experts)
         self.reveal_animals(animals)
+        return self.round_token(token, dice, slots, roll)
+
+    def round_token(self, token: str = "nothing", dice=None, slots=None, roll: bool = True) -> "Table":
+        """At the round token (the refill done): reveal it, then (``roll``) every seat's dice."""
         assert self.p.kind == "reveal_round_token", self.p
         self.do(RevealRoundToken(token))
         if roll and self.p.kind == "roll_dice":
@@ -282,11 +286,18 @@ def setup(n: int = 2, first: int = 0, seats=None, sepultus: bool = False, expert
     t.reveal_animals(display)
     t.draft(picks)
     t.reveal_animals(refill)
-    assert t.p.kind == "reveal_round_token", t.p
-    t.do(RevealRoundToken(token))
-    if roll and t.p.kind == "roll_dice":
-        t.roll(dice, slots)
-    return t
+    return t.round_token(token, dice, slots, roll)
+
+
+def setup_six_in_the_display(dice) -> Table:
+    """Two seats in round 1 with six cards in the display after the draft (the draft takes
+    d0 to d3; am1 and af1 are left, the refill adds as1, eu1, oc1 and am2), so six Academy
+    actions empty it; ``dice``: each seat's, as ``setup`` takes them."""
+    display = [animal("oceania", name=f"d{i}") for i in range(4)] + [
+        animal("america", name="am1"), animal("africa", name="af1")]
+    refill = [animal("asia", name="as1"), animal("europe", name="eu1"),
+              animal("oceania", name="oc1"), animal("america", name="am2")]
+    return setup(display=display, picks=[0, 1, 2, 3], refill=refill, dice=dice)
 
 
 def eric_game():

@@ -13,7 +13,7 @@ from companion.errors import (
 )
 from companion.engine import max_expedition_value
 
-from rulekit import FILLER_EXPERTS, animal, setup
+from rulekit import FILLER_EXPERTS, animal, setup, setup_six_in_the_display
 
 
 def one_die(colour, value, **kw):
@@ -288,13 +288,8 @@ def test_academy_reputation_by_value(value, rep):
 
 def test_academy_no_replacement_and_empty_display_is_refused():
     # 6 cards in the display after the draft; six Academy actions empty it; the 7th is refused
-    display = [animal("oceania", name=f"d{i}") for i in range(4)] + [
-        animal("america", name="am1"), animal("africa", name="af1")]
-    refill = [animal("asia", name="as1"), animal("europe", name="eu1"),
-              animal("oceania", name="oc1"), animal("america", name="am2")]
-    t = setup(display=display, picks=[0, 1, 2, 3], refill=refill,
-              dice={0: [("red", 1), ("yellow", 1), ("purple", 1), ("blue", 1)],
-                    1: [("green", 1), ("red", 2), ("blue", 2), ("yellow", 2)]})
+    t = setup_six_in_the_display({0: [("red", 1), ("yellow", 1), ("purple", 1), ("blue", 1)],
+                                 1: [("green", 1), ("red", 2), ("blue", 2), ("yellow", 2)]})
     order = [(0, 0, "am1"), (1, 0, "oc1"), (0, 1, "af1"), (1, 1, "am2"), (0, 2, "as1"), (1, 2, "eu1")]
     for seat, slot, name in order:
         t.do(TakeDie(seat, seat, slot), Academy(seat, t.card(name)))

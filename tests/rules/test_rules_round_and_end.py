@@ -14,7 +14,7 @@ from companion.errors import (
 )
 from companion.engine import final_scores
 
-from rulekit import FILLER_EXPERTS, Table, animal, automa_seat, setup
+from rulekit import FILLER_EXPERTS, Table, animal, automa_seat, setup, setup_six_in_the_display
 
 # --------------------------------------------------------------------------- set-up
 
@@ -314,13 +314,8 @@ def test_reputation_card_bonus_earned_on_another_turn_is_chosen_at_the_end_of_th
 def test_reputation_animal_bonus_with_an_empty_display_takes_the_deck_top_and_counts_for_the_expedition():
     # the display is emptied by six Academy actions; seat 0's expedition then reaches space 8:
     # the animal comes from the top of the deck, and (FAQ) it may be researched at once
-    display = [animal("oceania", name=f"d{i}") for i in range(4)] + [
-        animal("america", name="am1"), animal("africa", name="af1")]
-    refill = [animal("asia", name="as1"), animal("europe", name="eu1"),
-              animal("oceania", name="oc1"), animal("america", name="am2")]
-    t = setup(display=display, picks=[0, 1, 2, 3], refill=refill,
-              dice={0: [("red", 5), ("yellow", 1), ("purple", 3), ("red", 4)],
-                    1: [("green", 1), ("red", 2), ("blue", 2), ("yellow", 2)]})
+    t = setup_six_in_the_display({0: [("red", 5), ("yellow", 1), ("purple", 3), ("red", 4)],
+                                 1: [("green", 1), ("red", 2), ("blue", 2), ("yellow", 2)]})
     s = t.seat(0)
     t.do(TakeDie(0, 0, 0), Academy(0, t.card("am1")))  # 3
     t.do(TakeDie(1, 1, 0), Academy(1, t.card("oc1")))

@@ -13,6 +13,7 @@ import pytest
 from vision.config import ImageLimits
 from vision.model import DiceModel, ModelConfig, shrink
 from vision.reader import DiceReader
+from vision_testutil import FakeClassifier, detector_maps
 
 IN_W, IN_H = 512, 384
 MIN_SEEN = 16.0   # input px: smaller squares are not seen (the shipped detector's weakness, docs/vision.md)
@@ -33,33 +34,9 @@ class BlobDetector:
         x = feeds["image"]
         assert x.shape == (1, 3, IN_H, IN_W)
         grey = (x[0].mean(axis=0) * 255 > 200).astype(np.uint8)
-        hm = np.zeros((1, 1, IN_H // 4, IN_W // 4), np.float32)
-        wh = np.zeros((1, 2, IN_H // 4, IN_W // 4), np.float32)
-        off = np.zeros((1, 2, IN_H // 4, IN_W // 4), np.float32)
         n, _, stats, _ = cv2.connectedComponentsWithStats(grey)
-        for x0, y0, w, h, _area in stats[1:n]:
-            if min(w, h) < MIN_SEEN:
-                continue
-            cx, cy = x0 + w / 2, y0 + h / 2
-            gx, gy = int(cx // 4), int(cy // 4)
-            hm[0, 0, gy, gx] = 0.9
-            wh[0, :, gy, gx] = (w, h)
-            off[0, :, gy, gx] = (cx / 4 - gx, cy / 4 - gy)
-        return {"heatmap": hm, "wh": wh, "offset": off}
-
-
-class FakeClassifier:
-    input_names = ["crops"]
-    input_shapes = [(None, 3, 64, 64)]
-    output_names = ["value_probs", "colour_probs", "die_prob"]
-
-    def run(self, feeds):
-        n = feeds["crops"].shape[0]
-        v = np.full((n, 6), 0.01, np.float32)
-        v[:, 2] = 0.95
-        c = np.full((n, 6), 0.01, np.float32)
-        c[:, 3] = 0.95
-        return {"value_probs": v, "colour_probs": c, "die_prob": np.ones((n, 1), np.float32)}
+        seen = [(x0, y0, w, h) for x0, y0, w, h, _area in stats[1:n] if min(w, h) >= MIN_SEEN]
+        return detector_maps([(x0 + w / 2, y0 + h / 2, w, h, 0.9) for x0, y0, w, h in seen], IN_W, IN_H)
 
 
 def squares(width: int, height: int, side: int, places: list[tuple[int, int]]) -> np.ndarray:
@@ -73,7 +50,7 @@ PLACES = [(300, 280), (1500, 900), (2000, 1480), (3700, 2700), (900, 2500), (290
 
 
 def model(config: ModelConfig | None = None) -> DiceModel:
-    return DiceModel(BlobDetector(), FakeClassifier(), config)
+    return DiceModel(BlobDetector(), FakeClassifier(value=3, colour=3, die=1.0), config)  # blue threes
 
 
 def test_the_finer_pass_finds_small_dice_the_first_pass_misses() -> None:

@@ -12,6 +12,7 @@ model_mod = pytest.importorskip("vision.model")
 from vision.config import ImageLimits  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.runtime import Runtime  # noqa: E402
+from vision_testutil import FakeClassifier, detector_maps  # noqa: E402
 
 
 class FakeDetector:
@@ -28,39 +29,22 @@ class FakeDetector:
     def run(self, feeds):
         x = feeds["image"]
         self.seen.append(x.shape)
-        hm = np.zeros((1, 1, 72, 96), np.float32)
-        wh = np.zeros((1, 2, 72, 96), np.float32)
-        off = np.zeros((1, 2, 72, 96), np.float32)
-        for cx, cy, w, h, s in self.dice:
-            gx, gy = int(cx // 4), int(cy // 4)
-            hm[0, 0, gy, gx] = s
-            wh[0, :, gy, gx] = (w, h)
-            off[0, :, gy, gx] = (cx / 4 - gx, cy / 4 - gy)
-        return {"heatmap": hm, "wh": wh, "offset": off}
+        return detector_maps(self.dice, 384, 288)
 
 
-class FakeClassifier:
-    input_names = ["crops"]
-    input_shapes = [(None, 3, 64, 64)]
-    output_names = ["value_probs", "colour_probs", "die_prob"]
-
-    def run(self, feeds):
-        n = feeds["crops"].shape[0]
-        v = np.full((n, 6), 0.01, np.float32)
-        v[:, 4] = 0.95  # value 5
-        c = np.full((n, 6), 0.01, np.float32)
-        c[:, 3] = 0.95  # blue
-        return {"value_probs": v, "colour_probs": c, "die_prob": np.ones((n, 1), np.float32)}
+def blue_fives() -> FakeClassifier:
+    """A classifier that reads every crop as a blue 5, surely a die."""
+    return FakeClassifier(value=5, colour=3, die=1.0)
 
 
 def test_fakes_satisfy_the_runtime_protocol() -> None:
-    assert isinstance(FakeDetector([]), Runtime) and isinstance(FakeClassifier(), Runtime)
+    assert isinstance(FakeDetector([]), Runtime) and isinstance(blue_fives(), Runtime)
 
 
 def test_boxes_map_back_through_working_copy_and_letterbox() -> None:
     # original 1200x900 -> working copy 600x450 (work_max_side 600) -> letterbox 384x288 (x0.64)
     det = FakeDetector([(96.0, 72.0, 32.0, 32.0, 0.9), (200.0, 100.0, 16.0, 24.0, 0.8)])
-    model = model_mod.DiceModel(det, FakeClassifier())
+    model = model_mod.DiceModel(det, blue_fives())
     image = np.full((900, 1200, 3), (200, 120, 40), np.uint8)
     result = DiceReader(model, limits=ImageLimits(work_max_side=600)).read(image)
     assert result.error is None and result.image_size == (1200, 900)
@@ -80,6 +64,6 @@ def test_boxes_map_back_through_working_copy_and_letterbox() -> None:
 
 
 def test_no_peaks_is_an_empty_read() -> None:
-    model = model_mod.DiceModel(FakeDetector([]), FakeClassifier())
+    model = model_mod.DiceModel(FakeDetector([]), blue_fives())
     result = DiceReader(model).read(np.zeros((480, 640, 3), np.uint8))
     assert result.ok and result.dice == ()

@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 from vision.model import (DiceModel, Letterbox, ModelConfig, ModelMismatchError, RawDie,
                           body_colour_lab, crop_for_classifier, decode_detections, drop_same_read,
                           letterbox, nms, to_tensor)
+from vision_testutil import FakeClassifier, detector_maps
 
 IN_W, IN_H = 384, 288
-GW, GH = IN_W // 4, IN_H // 4
 
 
 class FakeDetector:
@@ -27,35 +27,8 @@ class FakeDetector:
         x = feeds["image"]
         assert x.shape == (1, 3, IN_H, IN_W) and x.dtype == np.float32 and 0 <= x.min() and x.max() <= 1
         self.calls.append(x)
-        hm = np.zeros((1, 1, GH, GW), np.float32)
-        wh = np.ones((1, 2, GH, GW), np.float32)
-        off = np.zeros((1, 2, GH, GW), np.float32)
-        for x0, y0, w, h in self.boxes_in:
-            cx, cy = (x0 + w / 2) / 4, (y0 + h / 2) / 4
-            ix, iy = int(cx), int(cy)
-            hm[0, 0, iy, ix] = self.score
-            wh[0, :, iy, ix] = (w, h)
-            off[0, :, iy, ix] = (cx - ix, cy - iy)
-        return {"heatmap": hm, "wh": wh, "offset": off}
-
-
-class FakeClassifier:
-    input_names = ["crops"]
-    input_shapes = [(None, 3, 64, 64)]
-    output_names = ["value_probs", "colour_probs", "die_prob"]
-
-    def __init__(self, value=3, colour=1, die=0.95):
-        self.value, self.colour, self.die, self.batches = value, colour, die, []
-
-    def run(self, feeds):
-        n = feeds["crops"].shape[0]
-        assert feeds["crops"].shape[1:] == (3, 64, 64)
-        self.batches.append(n)
-        v = np.full((n, 6), 0.01, np.float32)
-        v[:, self.value - 1] = 0.95
-        c = np.full((n, 6), 0.01, np.float32)
-        c[:, self.colour] = 0.95
-        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), self.die, np.float32)}
+        peaks = [(x0 + w / 2, y0 + h / 2, w, h, self.score) for x0, y0, w, h in self.boxes_in]
+        return detector_maps(peaks, IN_W, IN_H, wh_fill=1.0)
 
 
 @given(st.integers(20, 5000), st.integers(20, 5000))

@@ -186,3 +186,47 @@ class FakeDiceModel:
                 )
             )
         return out
+
+
+# ------------------------------------------------------------------------------------------
+# Fake runtimes for vision.model.DiceModel (the Runtime protocol of vision.runtime): no model
+# files, the outputs of docs/vision-model.md's contract made by hand.
+# ------------------------------------------------------------------------------------------
+
+
+def detector_maps(peaks, in_w: int, in_h: int, wh_fill: float = 0.0) -> dict[str, np.ndarray]:
+    """A detector's outputs (heatmap, wh, offset at stride 4) for an ``in_w`` x ``in_h`` input
+    with one heatmap peak per ``(cx, cy, w, h, score)`` given in input pixels: its box size and
+    its centre's offset within the cell; ``wh`` is ``wh_fill`` elsewhere."""
+    gw, gh = in_w // 4, in_h // 4
+    hm = np.zeros((1, 1, gh, gw), np.float32)
+    wh = np.full((1, 2, gh, gw), wh_fill, np.float32)
+    off = np.zeros((1, 2, gh, gw), np.float32)
+    for cx, cy, w, h, score in peaks:
+        gx, gy = int(cx // 4), int(cy // 4)
+        hm[0, 0, gy, gx] = score
+        wh[0, :, gy, gx] = (w, h)
+        off[0, :, gy, gx] = (cx / 4 - gx, cy / 4 - gy)
+    return {"heatmap": hm, "wh": wh, "offset": off}
+
+
+class FakeClassifier:
+    """A crop classifier that reads every 64 px crop as ``value`` (1 to 6) of colour
+    ``COLOUR_ORDER[colour]``, a die with probability ``die``; it keeps the size of each batch."""
+
+    input_names = ["crops"]
+    input_shapes = [(None, 3, 64, 64)]
+    output_names = ["value_probs", "colour_probs", "die_prob"]
+
+    def __init__(self, value=3, colour=1, die=0.95):
+        self.value, self.colour, self.die, self.batches = value, colour, die, []
+
+    def run(self, feeds):
+        n = feeds["crops"].shape[0]
+        assert feeds["crops"].shape[1:] == (3, 64, 64)
+        self.batches.append(n)
+        v = np.full((n, 6), 0.01, np.float32)
+        v[:, self.value - 1] = 0.95
+        c = np.full((n, 6), 0.01, np.float32)
+        c[:, self.colour] = 0.95
+        return {"value_probs": v, "colour_probs": c, "die_prob": np.full((n, 1), self.die, np.float32)}

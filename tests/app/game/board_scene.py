@@ -9,7 +9,6 @@ published (so every part of the drawn board has something on it).
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from pathlib import Path
@@ -57,21 +56,9 @@ def prepare_board_game(data_dir: Path, seed: int = 3, round_: int = 3, title: st
     """Create the game in ``data_dir`` (as the app's data folder); returns (title, session
     actions count). Deterministic for a given seed. ``dice_placed``: play on into the round
     until at least that many dice are on the central board and Ana is to take a die."""
-    os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data_dir)
-    from game_play import answer
+    from game_play import answer, solo_game
 
-    from companion.app.game.texts import GameText
-    from companion.app.game.vm import GameVM, LocalCatalogue
-    from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
-    from companion.store import GameStore
-
-    t = GameText()
-    w = NewGameVM(t, random.Random(seed))
-    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(AUTOMA, "Automa")]
-    w.shuffle_all()
-    w.title = title
-    s = w.create(GameStore())
-    vm = GameVM(s, t, LocalCatalogue(Path(data_dir) / f"catalogue-{seed}.json"))
+    s, vm = solo_game(data_dir, seed, title)
     rng = random.Random(seed)
     reached = False
     try:

@@ -1,8 +1,14 @@
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+
+# tests/app on the path: the game tests share its helpers (control_tree, text_fit, webapp, ...)
+_APP_TESTS = str(Path(__file__).resolve().parents[1])
+if _APP_TESTS not in sys.path:
+    sys.path.append(_APP_TESTS)
 
 
 @pytest.fixture

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import os
 import random
-
+from pathlib import Path
 
 
 class FakeDie:
@@ -28,6 +29,29 @@ class FakeReader:
     def read(self, source):
         self.calls.append(source)
         return self.queue.pop(0)
+
+
+def solo_game(data_dir: Path, seed: int, title: str):
+    """A new game, Ana (human) against an automa, named ``title`` and set up from ``seed``, saved
+    in ``data_dir`` (made the app's data folder, as a browser test's app will read it): (its
+    session, a GameVM on it). The caller closes the session."""
+    os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data_dir)
+    from companion.app.game.texts import GameText
+    from companion.app.game.vm import GameVM, LocalCatalogue
+    from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
+    from companion.store import GameStore
+
+    t = GameText()
+    w = NewGameVM(t, random.Random(seed))
+    w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(AUTOMA, "Automa")]
+    w.shuffle_all()
+    w.title = title
+    s = w.create(GameStore())
+    try:
+        return s, GameVM(s, t, LocalCatalogue(Path(data_dir) / f"catalogue-{seed}.json"))
+    except BaseException:
+        s.close()
+        raise
 
 
 def roll(rng, bag, count):

@@ -10,6 +10,7 @@ from importlib import resources
 
 import flet as ft
 import pytest
+from control_tree import find_controls
 
 from companion.actions import Embassy, Expedition, SealAction
 from companion.app.game import board_vm as bv
@@ -187,20 +188,9 @@ def test_the_boards_draw_as_flet_controls_with_their_names():
     b = bv.central_board(st, placed, gt)
     shown: list[str] = []
     for width in (366, 430):
-        labels = []
-
-        def walk(c):
-            if isinstance(c, ft.Semantics) and c.label:
-                labels.append(c.label)
-            for name in ("content", "controls"):
-                v = getattr(c, name, None)
-                for x in (v if isinstance(v, list) else [v]):
-                    if isinstance(x, ft.BaseControl):
-                        walk(x)
-
-        walk(central_board_view(b, gt, shown.append, width))
-        for sb in bv.seat_boards(st, gt):
-            walk(seat_board_view(sb, gt, shown.append, width))
+        drawn = [central_board_view(b, gt, shown.append, width)]
+        drawn += [seat_board_view(sb, gt, shown.append, width) for sb in bv.seat_boards(st, gt)]
+        labels = [c.label for c in find_controls(drawn, ft.Semantics) if c.label]
         want = [x.info for x in b.locations] + [s.info for t in b.tracks for s in t.spaces]
         want += [c.info for r in b.publication for c in r.cells] + [r.info for r in b.reputation]
         want += [t.info for t in b.experts + b.animals] + [sb.stats_info for sb in bv.seat_boards(st, gt)]

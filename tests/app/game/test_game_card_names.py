@@ -9,14 +9,13 @@ from __future__ import annotations
 import random
 
 import flet as ft
+from control_tree import find_controls
 from game_play import answer, play_to_end
 
-from companion.app.game.holder import game_vm
 from companion.app.game.texts import GameText
 from companion.app.game.view import GameScreen
 from companion.app.game.vm import GameVM, LocalCatalogue
 from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
-from companion.app.shell.view import build_screen
 from companion.content.catalogue import AnimalCard, Catalogue, SepultusCard
 from companion.store import GameStore
 
@@ -96,23 +95,10 @@ def test_the_screen_reveals_a_suggestion_with_one_tap(monkeypatch, game_dir):
     from test_game_views import FakeShell
 
     shell = FakeShell(width=390, lang="fr")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    vm = shell.start_new_game()
     step = to_reveal_animal(vm)
     step.name = "Ail"
-    buttons = []
-
-    def walk(c):
-        if isinstance(c, ft.TextButton) and c.on_click is not None:
-            buttons.append(c)
-        for name in ("content", "controls"):
-            v = getattr(c, name, None)
-            for x in (v if isinstance(v, list) else [v]):
-                if isinstance(x, ft.BaseControl):
-                    walk(x)
-
-    walk(GameScreen(shell).view())
+    buttons = [c for c in find_controls(GameScreen(shell).view(), ft.TextButton) if c.on_click is not None]
     found = [b for b in buttons if "Ailurus fulgens" in str(b.content)]
     assert len(found) == 1 and "Asie" in str(found[0].content) and "arboricole" in str(found[0].content)
     found[0].on_click(None)  # the one tap

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import flet as ft
 import pytest
+from control_tree import find_controls
 from game_play import play_to_end
 from test_game_card_names import new_vm
 from test_game_views import texts
@@ -115,18 +116,8 @@ def test_charts_drawn_on_a_phone_in_each_language(game_dir, lang, words):
     for w in words:
         assert w in shown, (w, shown[:400])
     # fixed widths fit a 390 px phone (bars and columns otherwise share the card's width)
-    widths = []
-
-    def walk(c):
-        if isinstance(c, ft.Row) and all(getattr(x, "width", None) for x in c.controls):
-            widths.append(sum(x.width for x in c.controls))
-        for name in ("content", "controls"):
-            v = getattr(c, name, None)
-            for x in (v if isinstance(v, list) else [v]):
-                if isinstance(x, ft.BaseControl):
-                    walk(x)
-
-    walk(ft.Column(controls))
+    widths = [sum(x.width for x in c.controls) for c in find_controls(controls, ft.Row)
+              if all(getattr(x, "width", None) for x in c.controls)]
     assert widths and max(widths) <= 390 - 2 * 14 - 2 * 16
 
 
@@ -143,18 +134,8 @@ def test_the_track_chart_gives_each_seat_its_board_colour(game_dir):
     assert len(set(board_colours)) == len(board_colours) == 4
     assert [eg.track.colour(i) for i in range(len(eg.track.names))] == board_colours
     column = ft.Column(endgame_controls(eg, GameText(), phone=False))
-    colours: list[str] = []
-
-    def walk(c):
-        if isinstance(c, ft.Container) and c.tooltip and any(str(c.tooltip).startswith(n + ":") for n in eg.track.names):
-            colours.append((str(c.tooltip).split(":")[0], c.bgcolor))
-        for name in ("content", "controls"):
-            v = getattr(c, name, None)
-            for x in (v if isinstance(v, list) else [v]):
-                if isinstance(x, ft.BaseControl):
-                    walk(x)
-
-    walk(column)
+    colours = [(str(c.tooltip).split(":")[0], c.bgcolor) for c in find_controls(column, ft.Container)
+               if c.tooltip and any(str(c.tooltip).startswith(n + ":") for n in eg.track.names)]
     assert colours
     by_name = dict(colours)
     assert [by_name[n] for n in eg.track.names] == board_colours

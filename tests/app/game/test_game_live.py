@@ -124,7 +124,6 @@ def test_desktop_dice_step_live_camera_fills_the_chips(monkeypatch, game_dir):
     from test_game_views import FakeShell, texts
 
     from companion.app.game import live_vm as live_mod
-    from companion.app.game.holder import game_vm
     from companion.app.shell.view import build_screen
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
@@ -137,9 +136,7 @@ def test_desktop_dice_step_live_camera_fills_the_chips(monkeypatch, game_dir):
             fn()  # run the camera loop to its end, in this thread
 
     shell.page = Page()
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    vm = shell.start_new_game()
     rng = random.Random(5)
     while not (vm.step.kind == "roll_dice" and vm.state.seats[vm.step.seat].kind == "human"):
         answer(vm, rng)

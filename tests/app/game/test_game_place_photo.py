@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import flet as ft
+from control_tree import every_control
 from game_play import FakeDie, FakeRead, FakeReader
 from test_game_views import texts
 from test_game_vm import advance_to, new_vm
@@ -71,6 +72,17 @@ def _roll_step(game_dir, extra_die=False):
 def _dice(step, n):
     bag = step.entry.bag
     return [(c, 1 + i) for i, c in enumerate([c for c, k in bag.items() for _ in range(k)][::3][:n])]
+
+
+def _by_hand(game_dir, extra_die=False):
+    """The placing step after a seat's dice (four, or five with the extra die) were tapped in by
+    hand: (vm, the dice, the step)."""
+    vm, _, step = _roll_step(game_dir, extra_die=extra_die)
+    dice = _dice(step, 5 if extra_die else 4)
+    for c, v in dice:
+        assert step.entry.add(c, v)
+    assert step.submit()
+    return vm, dice, vm.step
 
 
 def _photo_read(vm, reader, step, dice, xs):
@@ -204,12 +216,7 @@ def test_a_drag_with_the_extra_die_stays_legal(game_dir):
 
 
 def test_a_drag_places_dice_tapped_in_by_hand(game_dir):
-    vm, reader, step = _roll_step(game_dir)
-    dice = _dice(step, 4)
-    for c, v in dice:
-        assert step.entry.add(c, v)
-    assert step.submit()
-    place = vm.step
+    vm, dice, place = _by_hand(game_dir)
     assert place.kind == "place_dice" and not place.from_photo and place.selected == 0
     _moves_are_select_then_put(place)
     _refused(place, (4, 0), *BAD_MOVES)
@@ -230,12 +237,7 @@ def test_a_drag_places_dice_tapped_in_by_hand(game_dir):
 
 
 def test_a_drag_with_the_extra_die_by_hand_lets_two_dice_share_a_slot(game_dir):
-    vm, reader, step = _roll_step(game_dir, extra_die=True)
-    dice = _dice(step, 5)
-    for c, v in dice:
-        assert step.entry.add(c, v)
-    assert step.submit()
-    place = vm.step
+    vm, dice, place = _by_hand(game_dir, extra_die=True)
     assert place.kind == "place_dice" and not place.from_photo and len(place.rolled) == 5
     _refused(place, *BAD_MOVES)
     for i, slot in ((4, 2), (0, 2)):  # two dice on slot 3: none goes back
@@ -250,12 +252,7 @@ def test_a_drag_with_the_extra_die_by_hand_lets_two_dice_share_a_slot(game_dir):
 
 
 def test_dice_tapped_in_by_hand_are_placed_as_before(game_dir):
-    vm, reader, step = _roll_step(game_dir)
-    dice = _dice(step, 4)
-    for c, v in dice:
-        assert step.entry.add(c, v)
-    assert step.submit()
-    place = vm.step
+    vm, dice, place = _by_hand(game_dir)
     assert place.kind == "place_dice" and not place.from_photo
     assert place.slots == [None] * 4 and place.selected == 0 and not place.ready()
     place.put(1)
@@ -317,14 +314,11 @@ def test_the_place_step_says_the_dice_came_from_the_photo(game_dir):
     assert "Drag a die onto the slot it goes on, or tap the die, then the slot." in words
 
 
-def _walk(c):
-    if isinstance(c, (list, tuple)):
-        for x in c:
-            yield from _walk(x)
-    elif isinstance(c, ft.BaseControl):
-        yield c
-        for name in ("content", "controls"):
-            yield from _walk(getattr(c, name, None))
+def _drags_and_targets(panel, place):
+    """The placing step drawn: its Draggable dice by the index they carry, its DragTarget slots."""
+    drawn = list(every_control(panel.draw_place_dice(place)))
+    drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
+    return drags, [c for c in drawn if isinstance(c, ft.DragTarget)]
 
 
 class _Drop:
@@ -337,18 +331,11 @@ class _Drop:
 def test_the_place_step_drags_every_die_onto_every_slot(game_dir):
     """Each die on screen (placed or not) is a Draggable carrying its index, each slot a
     DragTarget of the same group; a drop on a slot is ``move``, the taps stay."""
-    vm, reader, step = _roll_step(game_dir)
-    dice = _dice(step, 4)
-    for c, v in dice:
-        assert step.entry.add(c, v)
-    assert step.submit()
-    place = vm.step
+    vm, dice, place = _by_hand(game_dir)
     assert not place.from_photo
     place.put(2)  # the first die on slot 3 by two taps
     panel = _Panel(vm)
-    drawn = list(_walk(panel.draw_place_dice(place)))
-    drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
-    targets = [c for c in drawn if isinstance(c, ft.DragTarget)]
+    drags, targets = _drags_and_targets(panel, place)
     assert sorted(drags) == [0, 1, 2, 3] and len(targets) == 4
     assert {c.group for c in (*drags.values(), *targets)} == {PLACE_GROUP}
     assert all(c.on_accept is not None for c in targets)
@@ -357,9 +344,7 @@ def test_the_place_step_drags_every_die_onto_every_slot(game_dir):
     assert [[t for t in texts(c) if t.startswith("die ")] for c in targets][2] == [f"die {dice[0][0]} {dice[0][1]}"]
     targets[0].on_accept(_Drop(drags[3]))  # an unplaced die onto slot 1
     assert place.slots == [2, None, None, 0]
-    drawn = list(_walk(panel.draw_place_dice(place)))
-    drags = {c.data: c for c in drawn if isinstance(c, ft.Draggable)}
-    targets = [c for c in drawn if isinstance(c, ft.DragTarget)]
+    drags, targets = _drags_and_targets(panel, place)
     targets[0].on_accept(_Drop(drags[0]))  # a placed die onto a taken slot: that die goes back
     assert place.slots == [0, None, None, None] and place.selected == 1
     targets[1].on_accept(_Drop(None))  # a drop whose source is gone: nothing

@@ -18,6 +18,7 @@ from companion.session import GameSession
 from companion.shared_session import LiveGames, SharedSession, StaleViewError
 from companion.store import GameStore
 
+from control_tree import every_control
 from game_play import answer
 
 T = GameText()
@@ -336,6 +337,29 @@ def texts_of(control):
 
 # -- joining (issue 18, step c) ------------------------------------------------------------------
 
+SERVED_AT = "http://192.168.1.20:8550/ http://127.0.0.1:8550/"  # the app's addresses: the LAN's first
+
+
+def served_game(monkeypatch, game_dir) -> str:
+    """A new two-seat game saved in ``game_dir`` while the app is served at ``SERVED_AT``; its id."""
+    from companion.app.common.gate import SERVED_ENV
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    monkeypatch.setenv(SERVED_ENV, SERVED_AT)
+    return make_game(game_dir)
+
+
+def web_page(gid: str | None = None, table: bool = False):
+    """A browser page (a ``FakeShell``): the table's own (this machine) or a phone's; opened on
+    game ``gid`` when given."""
+    from test_game_views import FakeShell
+
+    shell = FakeShell()
+    shell.ctl.web, shell.ctl.remote_client = True, not table
+    if gid is not None:
+        shell.ctl.open_game(gid)
+    return shell
+
 
 def test_join_codes_are_random_eight_digits(game_dir):
     from companion.shared_session import JOIN_CODE_DIGITS, new_join_code
@@ -352,25 +376,18 @@ def test_join_codes_are_random_eight_digits(game_dir):
 
 
 def test_a_phone_sees_nothing_of_the_game_before_its_join_code(monkeypatch, game_dir):
-    from test_game_views import FakeShell, texts
+    from test_game_views import texts
 
-    from companion.app.common.gate import SERVED_ENV
     from companion.app.game.holder import close_page, game_vm, holder, join_game
     from companion.app.game.view import GameScreen
 
-    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    monkeypatch.setenv(SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
-    gid = make_game(game_dir)
-    phone = FakeShell()
-    phone.ctl.web, phone.ctl.remote_client = True, True
-    phone.ctl.open_game(gid)
+    gid = served_game(monkeypatch, game_dir)
+    phone = web_page(gid)
     # the table has not opened the game: the phone is asked for a code that cannot work yet
     assert game_vm(phone.ctl) is None
     assert join_game(phone.ctl, "00000000") == "g.join.not_open"
     # the table's screen (this machine) opens it and shows the address, the code and the QR
-    table = FakeShell()
-    table.ctl.web, table.ctl.remote_client = True, False
-    table.ctl.open_game(gid)
+    table = web_page(gid, table=True)
     host = GameScreen(table)
     shown = " ".join(texts(host.view()))
     code = host.vm.session.join_code
@@ -405,13 +422,10 @@ def test_a_phone_sees_nothing_of_the_game_before_its_join_code(monkeypatch, game
 
 
 def test_a_phone_that_sets_up_a_game_is_in_it(monkeypatch, game_dir):
-    from test_game_views import FakeShell
-
     from companion.app.game.holder import close_page, game_vm, show_new_session
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    phone = FakeShell()
-    phone.ctl.web, phone.ctl.remote_client = True, True
+    phone = web_page()
     w = NewGameVM(T, random.Random(0))
     w.seats = [SeatDraft(HUMAN, "Ana"), SeatDraft(HUMAN, "Ben")]
     s = w.create(GameStore(game_dir))
@@ -470,19 +484,12 @@ def test_guessing_from_many_addresses_is_limited_globally_but_not_for_joined_pho
 def test_a_phone_that_reloads_during_a_lock_keeps_its_remembered_code(monkeypatch, game_dir):
     import asyncio
 
-    from test_game_views import FakeShell
-
-    from companion.app.common.gate import SERVED_ENV
     from companion.app.game.holder import close_page, game_vm, holder, remembered_code_key
     from companion.app.game.view import GameScreen
     from companion.shared_session import JOIN_MISSES_PER_ADDRESS
 
-    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    monkeypatch.setenv(SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
-    gid = make_game(game_dir)
-    table = FakeShell()
-    table.ctl.web, table.ctl.remote_client = True, False
-    table.ctl.open_game(gid)
+    gid = served_game(monkeypatch, game_dir)
+    table = web_page(gid, table=True)
     host = GameScreen(table)
     host.view()
     shared = host.vm.session
@@ -509,8 +516,8 @@ def test_a_phone_that_reloads_during_a_lock_keeps_its_remembered_code(monkeypatc
             fn(*args)
 
     def phone(storage, address):
-        shell = FakeShell()
-        shell.ctl.web, shell.ctl.remote_client, shell.ctl.client_address = True, True, address
+        shell = web_page()
+        shell.ctl.client_address = address
         shell.page = Page()
         shell.client_prefs = lambda: storage
         shell.ctl.open_game(gid)
@@ -564,7 +571,7 @@ def test_a_phone_lists_only_the_games_at_the_table_and_those_it_joined(monkeypat
     """The saved-games list (titles, seats, export, import) is the table's screen's; a phone
     lists the games open at the table without a name or a seat, and the ones it joined."""
     import flet as ft
-    from test_game_views import FakeShell, texts
+    from test_game_views import texts
 
     import companion.app.game.holder as game
     from companion.app.common.i18n import Translator
@@ -576,9 +583,7 @@ def test_a_phone_lists_only_the_games_at_the_table_and_those_it_joined(monkeypat
     monkeypatch.setattr(game, "_LIVE", None)
     gid = make_game(game_dir, seed=1)
     make_game(game_dir, seed=2)  # another saved game, not open
-    phone, table = FakeShell(), FakeShell()
-    phone.ctl.web, phone.ctl.remote_client = True, True
-    table.ctl.web, table.ctl.remote_client = True, False
+    phone, table = web_page(), web_page(table=True)
     phone.file_picker = table.file_picker = lambda purpose="default": ft.FilePicker()
     assert " ".join(texts(ResumeScreen(table).view())).count("Export Ana, Ben") == 2  # both games
     assert any(isinstance(c, ft.IconButton) for c in walk(ResumeScreen(table).view()))
@@ -600,42 +605,25 @@ def test_a_phone_lists_only_the_games_at_the_table_and_those_it_joined(monkeypat
 
 
 def walk(control):
-    out, todo = [], [control]
-    while todo:
-        c = todo.pop()
-        out.append(c)
-        for name in ("content", "controls", "trailing", "leading", "title", "subtitle"):
-            v = getattr(c, name, None)
-            if isinstance(v, list):
-                todo.extend(v)
-            elif v is not None and hasattr(v, "__dict__"):
-                todo.append(v)
-    return out
+    return every_control(control, ("content", "controls", "trailing", "leading", "title", "subtitle"))
 
 
 def test_the_join_panel_folds_once_a_phone_joined_and_the_code_stays(monkeypatch, game_dir):
     """Issue 41, item 8: once a phone has joined, the table's join panel is one folded line
     (the code kept in it); re-opening the game while the server runs keeps its code."""
     import flet as ft
-    from test_game_views import FakeShell, texts
+    from test_game_views import texts
 
-    from companion.app.common.gate import SERVED_ENV
     from companion.app.game.holder import close_page, join_game, live_games
     from companion.app.game.view import GameScreen
 
-    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    monkeypatch.setenv(SERVED_ENV, "http://192.168.1.20:8550/ http://127.0.0.1:8550/")
-    gid = make_game(game_dir)
-    table = FakeShell()
-    table.ctl.web, table.ctl.remote_client = True, False
-    table.ctl.open_game(gid)
+    gid = served_game(monkeypatch, game_dir)
+    table = web_page(gid, table=True)
     host = GameScreen(table)
     code = host.vm.session.join_code
     panel = host.host_panel()[0]
     assert not isinstance(panel, ft.ExpansionTile) and code in " ".join(texts(panel))
-    phone = FakeShell()
-    phone.ctl.web, phone.ctl.remote_client = True, True
-    phone.ctl.open_game(gid)
+    phone = web_page(gid)
     assert join_game(phone.ctl, code) is None
     panel = GameScreen(table).host_panel()[0]
     assert isinstance(panel, ft.ExpansionTile) and panel.expanded is False
@@ -643,9 +631,7 @@ def test_the_join_panel_folds_once_a_phone_joined_and_the_code_stays(monkeypatch
     # every page leaves: the file closes; the table opens the game again: the same code
     close_page(phone.ctl), close_page(table.ctl)
     assert live_games().get(gid) is None or live_games().get(gid).closed
-    again = FakeShell()
-    again.ctl.web, again.ctl.remote_client = True, False
-    again.ctl.open_game(gid)
+    again = web_page(gid, table=True)
     assert GameScreen(again).vm.session.join_code == code
     close_page(again.ctl)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import flet as ft
+from control_tree import every_control, find_controls, strings
 from game_play import FakeReader, answer
 
 from companion.app.common.prefs import Prefs
@@ -35,34 +36,22 @@ class FakeShell:
     def toast(self, text, error=False):
         pass
 
+    def start_new_game(self):
+        """A new game started from the wizard's screen as it opens (its defaults); its view-model."""
+        self.ctl.new_game()
+        build_screen("/new", self).start()
+        return game_vm(self.ctl)
+
+
+def _no_control_in_tooltip(c):
+    # ft.Semantics(x) puts x in ``tooltip`` (its first argument) and Flutter draws a grey box
+    assert not isinstance(getattr(c, "tooltip", None), ft.BaseControl), c
+
 
 def texts(control) -> list[str]:
     """Every string value in a control tree (labels, titles, texts)."""
-    out = []
-    seen = set()
-
-    def walk(c):
-        if id(c) in seen or c is None:
-            return
-        seen.add(id(c))
-        if isinstance(c, str):
-            out.append(c)
-            return
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-            return
-        if not isinstance(c, ft.BaseControl):
-            return
-        # ft.Semantics(x) puts x in ``tooltip`` (its first argument) and Flutter draws a grey box
-        assert not isinstance(getattr(c, "tooltip", None), ft.BaseControl), c
-        for name in ("value", "label", "text", "title", "subtitle", "content", "controls", "leading", "trailing"):
-            v = getattr(c, name, None)
-            if v is not None:
-                walk(v)
-
-    walk(control)
-    return out
+    return strings(control, ("value", "label", "text", "title", "subtitle", "content", "controls", "leading",
+                             "trailing"), check=_no_control_in_tooltip)
 
 
 def test_wizard_to_game_screen_and_whole_game_drawn(monkeypatch, game_dir):
@@ -102,10 +91,8 @@ def test_wizard_to_game_screen_and_whole_game_drawn(monkeypatch, game_dir):
 def test_resume_opens_the_saved_game_and_reports_a_bad_one(monkeypatch, game_dir):
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=1280, lang="fr")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
+    vm = shell.start_new_game()
     gid = shell.ctl.game_id
-    vm = game_vm(shell.ctl)
     vm.step.reveal(vm.step.candidates()[0])
     # a new window (a fresh controller) resumes the same game from disk
     other = FakeShell()
@@ -148,19 +135,7 @@ def test_wizard_name_typed_updates_in_place_without_a_redraw(monkeypatch, game_d
 
 
 def _walk(control):
-    stack = [control]
-    while stack:
-        c = stack.pop()
-        if isinstance(c, (list, tuple)):
-            stack.extend(c)
-            continue
-        if not isinstance(c, ft.BaseControl):
-            continue
-        yield c
-        for name in ("content", "controls", "title"):
-            v = getattr(c, name, None)
-            if v is not None:
-                stack.append(v)
+    return every_control(control, ("content", "controls", "title"))
 
 
 def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
@@ -190,9 +165,7 @@ def test_words_plurals_capitals_and_accessible_names(monkeypatch, game_dir):
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=412, lang="fr")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    vm = shell.start_new_game()
     screen = GameScreen(shell)
     # an engine refusal (written lower-case, to be built into sentences) is shown as a sentence
     vm.error = "il faut 44 Écus ; Ana en a 4"
@@ -227,9 +200,7 @@ def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game
     (newest first, numbered from the first action), each line a sentence."""
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell(width=412, lang="en")
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    vm = shell.start_new_game()
     rng = random.Random(5)
     for _ in range(25):
         answer(vm, rng)
@@ -251,22 +222,8 @@ def test_the_log_reads_top_down_left_aligned_newest_first_said(monkeypatch, game
 
 
 def _buttons(control) -> dict[str, ft.Control]:
-    found: dict[str, ft.Control] = {}
-
-    def walk(c):
-        if isinstance(c, (list, tuple)):
-            for x in c:
-                walk(x)
-            return
-        if not isinstance(c, ft.BaseControl):
-            return
-        if isinstance(c, (ft.FilledButton, ft.OutlinedButton, ft.Button, ft.TextButton)) and isinstance(c.content, str):
-            found[c.content] = c
-        for name in ("content", "controls"):
-            walk(getattr(c, name, None))
-
-    walk(control)
-    return found
+    kinds = (ft.FilledButton, ft.OutlinedButton, ft.Button, ft.TextButton)
+    return {c.content: c for c in find_controls(control, kinds) if isinstance(c.content, str)}
 
 
 def test_a_finished_game_offers_a_new_game_and_the_start_screen(monkeypatch, game_dir):
@@ -314,22 +271,8 @@ def test_the_saved_games_list_renames_and_deletes_after_asking(monkeypatch, game
     shell.ctl.nav.go("/resume")
 
     def labelled(control) -> dict[str, ft.Control]:
-        out = {}
-
-        def walk(c):
-            if isinstance(c, (list, tuple)):
-                for x in c:
-                    walk(x)
-                return
-            if not isinstance(c, ft.BaseControl):
-                return
-            if isinstance(c, ft.Semantics) and c.label:
-                out[c.label] = c.content
-            for name in ("content", "controls", "trailing"):
-                walk(getattr(c, name, None))
-
-        walk(control)
-        return out
+        return {c.label: c.content for c in find_controls(control, ft.Semantics, ("content", "controls", "trailing"))
+                if c.label}
 
     body = build_screen("/resume", shell).view()
     assert "imported" in " ".join(texts(body))
@@ -361,22 +304,10 @@ def test_after_a_confirm_the_next_step_is_scrolled_into_view(monkeypatch, game_d
             self.scrolls.append(key)
 
     shell = ScrollingShell()
-    shell.ctl.new_game()
-    build_screen("/new", shell).start()
+    shell.start_new_game()
     screen = build_screen("/game", shell)
     body = screen.view()
-    keyed = []
-
-    def walk(c):
-        if isinstance(c, ft.BaseControl):
-            if isinstance(c.key, ft.ScrollKey) and c.key.value == STEP_KEY:
-                keyed.append(c)
-            for name in ("content", "controls"):
-                v = getattr(c, name, None)
-                for x in (v if isinstance(v, list) else [v]):
-                    walk(x)
-
-    walk(body)
+    keyed = [c for c in every_control(body) if isinstance(c.key, ft.ScrollKey) and c.key.value == STEP_KEY]
     assert len(keyed) == 1 and screen.vm.step.title() in " ".join(texts(body))
     step = screen.vm.step
     screen.run(step.reveal, "no such expert")  # refused: no scroll
