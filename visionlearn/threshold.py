@@ -4,9 +4,10 @@ trained on). Pure; no torch. docs/vision.md, "The table profile" states the rule
 * ``GRID`` is the shipped calibration's grid (models/README.md, rule 1) with 0.99 added;
 * with at least ``MIN_HELD_BACK`` held-back dice that can be sure: the smallest grid value whose
   sure reads on them are at most ``MAX_WRONG_SHARE`` wrong;
-* with fewer: the larger of ``SMALL_FLOOR`` (the shipped 0.85: never below it) and the smallest
-  grid value with NO wrong sure read on them (none in 39 instead of 1 in 100);
-* with none (a profile of one photo): ``NO_EVIDENCE`` (one grid step above the shipped 0.85);
+* with fewer: the larger of ``SMALL_FLOOR`` (0.90, one grid step above the shipped 0.85: an
+  adapted model known from a few dice is not trusted as far as the shipped one; 0.85 until stop 38)
+  and the smallest grid value with NO wrong sure read on them (none in 39 instead of 1 in 100);
+* with none (a profile of one photo): ``NO_EVIDENCE`` (one grid step above ``SMALL_FLOOR``);
 * when every grid value leaves a wrong sure read: ``NOTHING_SURE`` (no read is sure).
 """
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import Sequence
 GRID = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95, 0.97, 0.98, 0.99)
 MIN_HELD_BACK = 40
 MAX_WRONG_SHARE = 0.01
-SMALL_FLOOR = 0.85
-NO_EVIDENCE = 0.88
+SMALL_FLOOR = 0.90
+NO_EVIDENCE = 0.92
 NOTHING_SURE = 1.01
 
 

@@ -73,7 +73,7 @@ def test_learning_changes_the_reads_and_a_failed_learn_keeps_the_last_model(tmp_
     assert report["held_back"]["right"] > report["held_back"]["right_shipped"]  # it learned the table's "purple"
     assert report["onnx_max_diff"] < 1e-3
     model = prof.current_model()
-    assert model.unsure_below == report["unsure_below"] >= 0.85  # few held-back dice: never below the shipped
+    assert model.unsure_below == report["unsure_below"] >= 0.90  # few held-back dice: a step above the shipped
     before = _purple_share(DEFAULT_MODEL_DIR / "dice_classifier.onnx", tmp_path)
     after = _purple_share(model.classifier, tmp_path)
     assert after > before + 0.2, (before, after)

@@ -19,7 +19,8 @@ def test_the_first_value_under_one_percent_exactly():
 
 def test_few_held_back_dice_stay_conservative():
     few = [(0.99, True)] * (MIN_HELD_BACK - 1)
-    assert choose_threshold(few)[0] == SMALL_FLOOR == 0.85          # never below the shipped threshold
+    assert choose_threshold(few)[0] == SMALL_FLOOR == 0.90          # a grid step above the shipped threshold
+    assert choose_threshold([(0.99, True)] * 30 + [(0.86, True)])[0] == 0.90  # sure at 0.85, but the floor holds
     few = [(0.99, True)] * 30 + [(0.89, False)]
     t, why = choose_threshold(few)
     assert t == 0.90 and "held-back dice (< 40)" in why           # no wrong sure read at all, not 1 %
@@ -28,7 +29,7 @@ def test_few_held_back_dice_stay_conservative():
 
 
 def test_no_evidence_and_nothing_sure():
-    assert choose_threshold([]) == (NO_EVIDENCE, "no held-back dice that can be sure: 0.88")
+    assert choose_threshold([]) == (NO_EVIDENCE, "no held-back dice that can be sure: 0.92")
     assert NO_EVIDENCE > SMALL_FLOOR
     assert choose_threshold([(0.999, False)])[0] == NOTHING_SURE > 1.0
     assert choose_threshold([(0.999, False)] * 50)[0] == NOTHING_SURE
