@@ -239,6 +239,9 @@ def mem_report(data: Path, name: str, shared) -> dict:
 
 
 def serve(port: int, data: Path, step_s: float) -> int:
+    from companion.app import launch
+
+    launch.server_allocator()  # as ``encyclopedia --web`` starts (re-executed once, same pid)
     os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data)
     if os.environ.get("SERVE_LOAD_TRACE"):
         import tracemalloc
@@ -276,28 +279,63 @@ def serve(port: int, data: Path, step_s: float) -> int:
             except AssertionError:
                 pass  # refused (another page changed the game first): the next answer is fresh
 
-    def diagnose():  # what the server holds, every 2 s (read by the parent at the end)
-        import gc
+    # what the server holds, read without walking the heap while the load runs (a walk
+    # (``gc.get_objects``) every 2 s cost CPU, freed cycles early, and could catch a tuple
+    # being built in another thread: Flet's code then failed with a SystemError): Flet's
+    # sessions and connection handlers are counted through weak references, and how late the
+    # event loop runs a callback is probed every 0.25 s
+    import weakref
 
-        from flet.messaging.session import Session
-        from flet_web.fastapi.flet_app import FletApp, app_manager
+    from flet.messaging.session import Session
+    from flet_web.fastapi.flet_app import FletApp
+
+    from companion.app.common import serve_guard
+
+    alive = {"FletApp": weakref.WeakSet(), "Session": weakref.WeakSet()}
+    loop_box: list = []
+    session_init = Session.__init__
+
+    async def counted_handle(self, websocket):
+        import asyncio
+
+        if not loop_box:
+            loop_box.append(asyncio.get_running_loop())
+        alive["FletApp"].add(self)
+        return await serve_guard.guarded_handle(self, websocket)
+
+    def counted_session_init(self, *a, **kw):
+        session_init(self, *a, **kw)
+        alive["Session"].add(self)
+
+    Session.__init__ = counted_session_init
+    lag = {"max s": 0.0, "over 1 s": 0, "over 5 s": 0, "probes": 0}
+
+    def probe_loop():
+        while not stop.wait(0.25):
+            if not loop_box:
+                continue
+            done = threading.Event()
+            t0 = time.monotonic()
+            loop_box[0].call_soon_threadsafe(done.set)
+            done.wait()
+            late = time.monotonic() - t0
+            lag["probes"] += 1
+            lag["max s"] = max(lag["max s"], round(late, 2))
+            lag["over 1 s"] += late > 1.0
+            lag["over 5 s"] += late > 5.0
+
+    def diagnose():  # what the server holds, every 2 s (read by the parent at the end)
+        from flet_web.fastapi.flet_app import app_manager
 
         from companion.app.common import serve_guard
 
         while not stop.wait(2.0):
-            gc.collect()
-            objs = gc.get_objects()
             (data / "diag.json").write_text(json.dumps({
                 "flet sessions kept": len(getattr(app_manager, "_FletAppManager__sessions", {})),
-                "Session objects": sum(1 for o in objs if isinstance(o, Session)),
-                "FletApp objects": sum(1 for o in objs if isinstance(o, FletApp)),
+                "Session objects": len(alive["Session"]), "FletApp objects": len(alive["FletApp"]),
                 "guard": serve_guard.stats(), "threads": threading.active_count(),
-                "game listeners": len(getattr(shared, "_listeners", [])),
-                "referrers of a FletApp": sorted({type(r).__name__ + ":" + (getattr(r, "__qualname__", "") or str(getattr(r, "cr_code", ""))[:60])
-                                                  for a in [o for o in objs if isinstance(o, FletApp)][:3]
-                                                  for r in gc.get_referrers(a) if r is not objs}),
+                "game listeners": len(getattr(shared, "_listeners", [])), "event loop lag": lag,
             }))
-            del objs
 
     def reports():  # a memory report when the parent asks (a file ``req-NAME``; see mem_report)
         while not stop.wait(0.2):
@@ -309,7 +347,9 @@ def serve(port: int, data: Path, step_s: float) -> int:
                 tmp.replace(data / f"mem-{name}.json")
 
     app = launch.web_asgi_app()
+    FletApp.handle = counted_handle  # (web_asgi_app installed the guard's handler: counted around it)
     threading.Thread(target=diagnose, daemon=True).start()
+    threading.Thread(target=probe_loop, daemon=True).start()
     threading.Thread(target=reports, daemon=True).start()
     (data / "ready.json").write_text(json.dumps({"gid": session.game_id, "code": shared.join_code}))
     threading.Thread(target=table, daemon=True).start()
@@ -487,7 +527,7 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
         page.close()
 
 
-def ask_report(data: Path, child: subprocess.Popen, name: str, timeout: float = 120.0) -> dict:
+def ask_report(data: Path, child: subprocess.Popen, name: str, timeout: float = 300.0) -> dict:
     """The child's ``mem_report`` now (it writes ``mem-NAME.json`` when ``req-NAME`` appears)."""
     (data / f"req-{name}").write_text("")
     deadline = time.monotonic() + timeout
@@ -611,10 +651,19 @@ def main(argv=None) -> int:
             env["SERVE_LOAD_TRACE"] = str(args.trace)
         child = subprocess.Popen([sys.executable, __file__, "--serve", str(port), str(data), "--step-s", str(args.step_s)],
                                  cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        child_log: list = []  # read as it comes: a full pipe (64 kB of logged tracebacks) blocked the server
+
+        def drain():
+            for line in child.stdout:
+                child_log.append(line)
+                del child_log[:-400]
+
+        drainer = threading.Thread(target=drain, daemon=True)
+        drainer.start()
         try:
             deadline = time.monotonic() + 60
             while not (data / "ready.json").exists() or not _port_open(port):
-                assert child.poll() is None and time.monotonic() < deadline, child.communicate()[0]
+                assert child.poll() is None and time.monotonic() < deadline, "".join(child_log)
                 time.sleep(0.1)
             ready = json.loads((data / "ready.json").read_text())
             cold_mb = rss_mb(child.pid)
@@ -645,7 +694,9 @@ def main(argv=None) -> int:
             diag = (data / "diag.json").read_text() if (data / "diag.json").exists() else "{}"
             t_stop = time.monotonic()
             child.send_signal(signal.SIGTERM)
-            log, _ = child.communicate(timeout=30)
+            child.wait(timeout=30)
+            drainer.join(10)
+            log = "".join(child_log)
             stop_s = time.monotonic() - t_stop
             final = json.loads((data / "final.json").read_text())
             from companion.actions import action_from_json

@@ -108,6 +108,41 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: the environment the web server runs under on Linux with glibc (``server_allocator``):
+#: Python's objects come from glibc's malloc instead of Python's own allocator (pymalloc).
+#: pymalloc hands memory back only by whole 1 MiB arenas, and a few objects that stay (the
+#: game's log, its states kept for undo) allocated while 20 phones' pages were drawn kept
+#: ~50 such arenas after the phones had left (+53 MB in benchmarks/serve_load.py); glibc's
+#: ``malloc_trim`` (serve_guard) gives back every free 4 KiB page; and glibc keeps no
+#: per-thread cache of freed blocks (its tcache: a cached block keeps its page; 20 phones left
+#: +30.9 MB with it, +21.1 MB without) (docs/app.md, "Load check of the server's bounds").
+SERVER_ENV = {"PYTHONMALLOC": "malloc", "GLIBC_TUNABLES": "glibc.malloc.tcache_count=0"}
+#: set in the re-executed process (never re-executed twice)
+REEXEC_ENV = "ENCYCLOPEDIA_SERVER_REEXEC"
+
+
+def server_allocator(argv: list[str] | None = None) -> None:
+    """Re-execute this process (same pid, same arguments) with ``SERVER_ENV`` when it is not
+    set yet: the allocator is chosen when Python starts. Only on Linux with glibc (where the
+    guard trims glibc's heap), not in a frozen app, and never twice; a ``PYTHONMALLOC`` the
+    user set is kept. Returns when nothing is to be done (or the exec failed)."""
+    import platform
+
+    if (sys.platform != "linux" or platform.libc_ver()[0] != "glibc" or getattr(sys, "frozen", False)
+            or os.environ.get(REEXEC_ENV) or "PYTHONMALLOC" in os.environ):
+        return
+    env = dict(os.environ, **SERVER_ENV, **{REEXEC_ENV: "1"})
+    if os.environ.get("GLIBC_TUNABLES"):  # the user's own tunables are kept (theirs win)
+        env["GLIBC_TUNABLES"] = f"{SERVER_ENV['GLIBC_TUNABLES']}:{os.environ['GLIBC_TUNABLES']}"
+    args = list(argv) if argv is not None else list(sys.orig_argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(sys.executable, [sys.executable, *args], env)
+    except OSError as exc:  # serve with Python's allocator rather than not at all
+        print(f"encyclopedia: could not restart with {SERVER_ENV}: {exc}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     import logging
@@ -129,11 +164,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data_dir.resolve())
 
-    web = args.web
-    if not web and not has_display():
+    web = args.web or not has_display()
+    if web and argv is None:  # from the command line (a caller's argv is not re-executed)
+        server_allocator()
+    if not args.web and not has_display():
         print("encyclopedia: no display found, so no window can open; serving to browsers "
               "instead (same as --web)", file=sys.stderr)
-        web = True
     if web:
         return serve_web(args.host or DEFAULT_WEB_HOST,
                          DEFAULT_PORT if args.port is None else args.port)

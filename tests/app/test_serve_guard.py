@@ -221,6 +221,99 @@ def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
     assert asyncio.run(scenario()), "the evicted session is still alive (held by the eviction loop)"
 
 
+def test_pages_flet_evicts_are_freed_and_their_memory_given_back_at_once(monkeypatch):
+    """A page's controls are reference cycles: once Flet dropped its session the page was
+    freed only by the cycle collector's next full pass (minutes away on a quiet server), after
+    the guard's ``malloc_trim`` had run, so its memory stayed mapped (benchmarks/serve_load.py:
+    185 MB after 20 phones had left, 131 MB after a collection and a trim). Now the eviction
+    pass that dropped a session collects and trims (1 s later, and again on the next pass)."""
+    import asyncio
+    import weakref
+    from datetime import datetime, timedelta, timezone
+
+    from flet_web.fastapi.flet_app_manager import FletAppManager
+
+    serve_guard.install()
+    real_sleep = asyncio.sleep
+    trims = []
+    monkeypatch.setitem(serve_guard._TRIM, "fn", lambda pad: trims.append(pad))
+
+    async def fast_sleep(delay, *a, **kw):
+        await real_sleep(min(delay, 0.01), *a, **kw)
+
+    class Page:  # a session whose page is a cycle, as a real one is
+        def __init__(self):
+            self.expires_at = datetime.now(timezone.utc) - timedelta(seconds=1)
+            self.me = self
+
+        def close(self):
+            pass
+
+    async def scenario():
+        manager = FletAppManager()
+        sessions = manager._FletAppManager__sessions
+        await manager.add_session("gone", Page())
+        ref = weakref.ref(sessions["gone"])
+        gc.collect()  # the page is old (the oldest generation), as a phone's page is after a game
+        monkeypatch.setattr(asyncio, "sleep", fast_sleep)
+        task = asyncio.create_task(manager._FletAppManager__evict_expired_sessions())
+        try:
+            for _ in range(200):
+                await real_sleep(0.01)
+                if not sessions:
+                    break
+            await real_sleep(0.05)
+            assert not sessions, "the expired session was not evicted"
+            return ref() is None
+        finally:
+            task.cancel()
+
+    gc.disable()  # no automatic pass in between: only the eviction's own collection frees it
+    try:
+        assert asyncio.run(scenario()), "the evicted page is still in memory (a cycle not collected)"
+    finally:
+        gc.enable()
+    assert trims and set(trims) == {0}, "the freed memory was not given back (malloc_trim)"
+
+
+def test_the_guards_sweep_timer_keeps_no_page_alive(monkeypatch):
+    """The guard's sweep timer was scheduled from a connection's task, and a timer takes a copy
+    of the current context, where Flet keeps the page (``_context_page``); each pass scheduled
+    the next from that copy: one phone's page stayed alive as long as the guard remembered any
+    address (the load script found 3 pages held by a ``contextvars.Context``)."""
+    import asyncio
+    import contextvars
+    import weakref
+
+    from flet.controls.context import _context_page
+
+    class Stand:  # a page
+        pass
+
+    async def scenario():
+        serve_guard.reset()
+        page = Stand()
+        ref = weakref.ref(page)
+        task_context = contextvars.copy_context()  # a connection's task's, its page current
+
+        def connection_ends(its_page):
+            _context_page.set(its_page)
+            serve_guard._admit("127.0.7.1")
+            serve_guard._schedule_sweep()
+
+        task_context.run(connection_ends, page)
+        del page, task_context
+        gc.collect()
+        assert serve_guard._STATE.sweep_timer, "no sweep scheduled"
+        return ref() is None
+
+    monkeypatch.setattr(serve_guard, "SWEEP_S", 60.0)
+    try:
+        assert asyncio.run(scenario()), "the sweep timer keeps the page of the connection that scheduled it"
+    finally:
+        serve_guard.reset()
+
+
 def test_a_page_run_in_flets_executor_is_not_kept_by_the_worker_thread():
     """``page.run_thread`` (Flet 1.0.5) set the page in the worker thread's own context: each
     executor thread kept the last page it ran a handler for (the load script found every phone
@@ -463,6 +556,29 @@ def test_the_server_stops_on_a_signal_whatever_clients_did(tmp_path, sig):
         for ws in (idle, garbage):
             ws.close()
         page.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(5)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc")
+def test_the_web_server_runs_on_glibcs_malloc(tmp_path, monkeypatch):
+    """``encyclopedia --web`` re-executes itself once (same pid) with ``launch.SERVER_ENV``:
+    Python's objects from glibc's malloc, no per-thread cache, so that the memory a load
+    freed is given back page by page (docs/app.md, "Load check of the server's bounds")."""
+    from companion.app import launch
+
+    for name in ("PYTHONMALLOC", launch.REEXEC_ENV, "GLIBC_TUNABLES"):
+        monkeypatch.delenv(name, raising=False)
+    proc, port = _serve_subprocess(tmp_path)
+    try:
+        env = dict(item.split("=", 1) for item in
+                   Path(f"/proc/{proc.pid}/environ").read_text().split("\0") if "=" in item)
+        assert {k: env.get(k) for k in launch.SERVER_ENV} == launch.SERVER_ENV
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+        assert proc.returncode == 0, out
     finally:
         if proc.poll() is None:
             proc.kill()

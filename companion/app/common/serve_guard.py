@@ -28,7 +28,9 @@ the same steps with these bounds, all in this one module:
   kept a phone's whole page alive after it left are dropped: its session eviction loop's loop
   variable (``_evict_expired_sessions``) and the page ``page.run_thread`` left in each
   executor thread's context (``_context_wrapper``); glibc's malloc is set to give big buffers
-  and its heaps' free tops back (``MALLOC_SETTINGS``);
+  and its heaps' free tops back (``MALLOC_SETTINGS``); once pages are dropped or a flood of
+  connections is over, their cycles are collected and the freed memory trimmed
+  (``_collect_and_trim``; ``launch.server_allocator`` puts Python's objects in glibc's heap);
 * **late answers**: a page's answer to a method call whose control a redraw has replaced goes
   to the waiting call (``_handle_invoke_method_results``); Flet's error closed the connection.
 
@@ -39,6 +41,7 @@ held now (open, pending, addresses tracked).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import threading
@@ -130,6 +133,11 @@ class _State:
         self.refused = 0
         self.closed_by_guard = 0
         self.swept_at = 0.0
+        #: the longest a connection that never registered was held (seconds, from its
+        #: admission to its close), and how many were held over ``register_s`` + 2 s
+        self.unregistered_held_max = 0.0
+        self.unregistered_late = 0
+        self.ended = 0  # connections ended since the last collection (``_timed_sweep``)
         self.sweep_timer = False  # a timed sweep is scheduled (``_schedule_sweep``)
 
     def address(self, ip: str, now: float) -> _Address:
@@ -176,7 +184,9 @@ def reset() -> None:
 def stats() -> dict:
     with _STATE.lock:
         return {"open": _STATE.open, "pending": _STATE.pending, "addresses": len(_STATE.addresses),
-                "refused": _STATE.refused, "closed_by_guard": _STATE.closed_by_guard}
+                "refused": _STATE.refused, "closed_by_guard": _STATE.closed_by_guard,
+                "unregistered_held_max_s": round(_STATE.unregistered_held_max, 2),
+                "unregistered_late": _STATE.unregistered_late}
 
 
 #: seconds between two sweeps of the addresses (``_State.sweep``)
@@ -224,8 +234,12 @@ def _message_allowed(ip: str) -> bool:
         return a.message.take(lim.message_burst, lim.message_per_s, now)
 
 
-def _release(ip: str, pending: bool) -> None:
+def _release(ip: str, pending: bool, held_s: float = 0.0) -> None:
     with _STATE.lock:
+        _STATE.ended += 1
+        if pending:
+            _STATE.unregistered_held_max = max(_STATE.unregistered_held_max, held_s)
+            _STATE.unregistered_late += held_s > LIMITS.register_s + 2.0
         a = _STATE.addresses.get(ip)
         if a is not None:
             a.open = max(0, a.open - 1)
@@ -237,14 +251,14 @@ def _release(ip: str, pending: bool) -> None:
 _TRIM = {"at": 0.0, "fn": None}
 
 
-def _give_memory_back() -> None:
+def _give_memory_back(force: bool = False) -> None:
     """Once the server holds no connection (or at most every 10 s while it is busy), hand
     the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing):
     the buffers of thousands of short connections are freed, but glibc keeps them mapped."""
     now = time.monotonic()
     with _STATE.lock:
         idle = _STATE.open == 0
-        if now - _TRIM["at"] < (1.0 if idle else 10.0):
+        if not force and now - _TRIM["at"] < (1.0 if idle else 10.0):
             return
         _TRIM["at"] = now
     fn = _TRIM["fn"]
@@ -261,17 +275,37 @@ def _give_memory_back() -> None:
         fn(0)
 
 
+def _collect_and_trim() -> None:
+    """Pages were dropped (Flet deleted their sessions): free them now and hand the freed
+    memory back. A page's controls are cycles, so they are freed only by the cycle collector,
+    whose next full pass may be minutes away: the ``malloc_trim`` that ran when the last phone
+    left (``_give_memory_back``) came before the pages were freed, and their memory stayed
+    mapped (benchmarks/serve_load.py: 185 MB after 20 phones had left, 131 MB after a
+    collection and a trim). On the eviction pass that dropped a session, 1 s after (Flet's
+    ``Session.close`` starts a task that holds the page until the page's close event has run)
+    and on the next pass; ~0.1 s each."""
+    import gc
+
+    gc.collect()
+    _give_memory_back(force=True)
+
+
 def _schedule_sweep() -> None:
     """While the guard remembers any address, sweep them every ``SWEEP_S`` (a quiet server has
-    no new connection to sweep them at admission); once it holds no connection either, hand the
-    memory back after the sweep."""
+    no new connection to sweep them at admission); once connections have ended and none is
+    waiting to register (a flood is over), collect the cycles they left (a ``FletApp`` and its
+    tasks are cycles) and hand the memory back after the sweep (``_collect_and_trim``)."""
     state = _STATE
     with state.lock:
         if state.sweep_timer or not state.addresses:
             return
         state.sweep_timer = True
     try:
-        asyncio.get_running_loop().call_later(SWEEP_S, _timed_sweep, state)
+        # in an empty context: a timer takes a copy of the current one, and this is called from
+        # a connection's task, whose context holds its page (Flet's ``_context_page``); each
+        # pass schedules the next from the same copy, so one phone's page stayed alive as long
+        # as the guard remembered any address (3 pages after a load run)
+        asyncio.get_running_loop().call_later(SWEEP_S, _timed_sweep, state, context=contextvars.Context())
     except RuntimeError:  # no loop running (a test calling in directly)
         state.sweep_timer = False
 
@@ -280,10 +314,14 @@ def _timed_sweep(state: "_State") -> None:
     with state.lock:
         state.sweep_timer = False
         state.sweep(time.monotonic())
-        idle = state.open == 0
+        # connections ended since the last pass and none is waiting to register: a flood is over
+        # (the table's own page may still be open)
+        quiet = state.pending == 0 and state.ended > 0
+        if quiet:
+            state.ended = 0
     if state is _STATE:
-        if idle:
-            _give_memory_back()
+        if quiet:  # the connections' handlers (cycles) freed, then their memory handed back
+            _collect_and_trim()
         _schedule_sweep()
 
 
@@ -426,7 +464,8 @@ class GuardedSocket:
         self._ws = websocket
         self._app = app
         self.ip = ip
-        self.deadline = time.monotonic() + LIMITS.register_s
+        self.opened = time.monotonic()
+        self.deadline = self.opened + LIMITS.register_s
         self.registered = False  # the page registered (Flet holds a session)
         self.register_seen = False
         self.close_code: int | None = None
@@ -552,7 +591,7 @@ async def guarded_handle(self, websocket) -> None:
             await websocket.close(code=sock.close_code or 1000, reason=sock.close_reason[:120])
         except Exception:  # noqa: BLE001 - already closed by the client or the server
             pass
-        _release(ip, pending=not sock.registered)
+        _release(ip, pending=not sock.registered, held_s=time.monotonic() - sock.opened)
         _give_memory_back()
         _schedule_sweep()
         if session is not None:
@@ -584,6 +623,7 @@ async def _evict_expired_sessions(self) -> None:
     page) stayed alive for good."""
     from datetime import datetime, timezone
 
+    collect_next = False
     while True:
         await asyncio.sleep(10)
         now = datetime.now(timezone.utc)
@@ -591,6 +631,11 @@ async def _evict_expired_sessions(self) -> None:
         expired = [sid for sid, s in list(sessions.items()) if s.expires_at and now > s.expires_at]
         for sid in expired:
             await self.delete_session(sid)
+        if expired:  # once their close events have run (tasks Flet's close starts), free them
+            await asyncio.sleep(1)
+        if expired or collect_next:  # and again on the next pass (a close handler still running)
+            _collect_and_trim()
+        collect_next = bool(expired)
 
 
 def _context_wrapper(self, handler):

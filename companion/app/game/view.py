@@ -114,11 +114,16 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         with page_lock(self.ctl):
             if getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
                 return  # this page shows another screen: it draws the game fresh when it returns
+            if _session_gone(getattr(self.shell, "page", None)):
+                return  # the phone left and Flet dropped its page's session (a redraw queued before)
             try:  # a tap on a control this replaces is answered (flet_events, docs/app.md)
                 with flet_events.replacing(getattr(self.shell, "page", None)):
                     self.redraw()
             except Exception:
-                log.error("remote redraw failed", exc_info=True)
+                if _session_gone(getattr(self.shell, "page", None)):  # dropped meanwhile
+                    log.debug("remote redraw of a page Flet dropped", exc_info=True)
+                else:
+                    log.error("remote redraw failed", exc_info=True)
 
     def vanished_tap(self) -> None:
         """A tap the browser sent for a control that a redraw for another page's change had
@@ -367,3 +372,14 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
             ctl.value = ctl.semantics_label = x
         lines.extend(line(x) for x in texts[len(lines):])
         return tile
+
+
+def _session_gone(page) -> bool:
+    """Flet has dropped ``page``'s session (its phone left and the session was evicted and
+    freed): a redraw queued for it before would raise "An attempt to fetch destroyed session"."""
+    if page is None:
+        return False
+    try:
+        return getattr(page, "session", True) is None
+    except RuntimeError:
+        return True
