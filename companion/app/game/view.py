@@ -131,6 +131,8 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         say so as for a stale question, over the game as it is."""
         if self.vm is None or getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
             return
+        if _session_gone(getattr(self.shell, "page", None)):
+            return  # the phone left and Flet dropped its session: no one to tell (it raised in a future)
         self.run(self.vm.refuse_stale)
 
     def redraw(self) -> None:
