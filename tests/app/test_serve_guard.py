@@ -176,13 +176,14 @@ def test_an_address_is_kept_until_each_of_its_buckets_has_refilled():
         serve_guard.reset()
 
 
-def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
-    """Flet 1.0.5's eviction loop left its loop variable bound to the last session it looked
-    at: once the last phone had left, that whole page stayed alive (the load script found one
-    game page, 8 000 dicts and 600 Texts, held by the task's frame)."""
+def _evicted_and_freed(monkeypatch, make_page, collect_first: bool = False, collect_after: bool = False) -> bool:
+    """Flet's session eviction loop (patched by the guard, ``asyncio.sleep`` shortened) run on a
+    manager holding one expired session made by ``make_page`` (no reference kept here):
+    whether the page is freed once evicted.
+    ``collect_first``: a full collection before the loop starts (the page is then in the oldest
+    generation, as a phone's page is after a game); ``collect_after``: one after the eviction."""
     import asyncio
     import weakref
-    from datetime import datetime, timedelta, timezone
 
     from flet_web.fastapi.flet_app_manager import FletAppManager
 
@@ -192,18 +193,13 @@ def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
     async def fast_sleep(delay, *a, **kw):
         await real_sleep(min(delay, 0.01), *a, **kw)
 
-    class Page:  # what the loop reads of a session
-        def __init__(self, expired: bool):
-            self.expires_at = datetime.now(timezone.utc) + timedelta(seconds=-1 if expired else 600)
-
-        def close(self):
-            pass
-
     async def scenario():
         manager = FletAppManager()
         sessions = manager._FletAppManager__sessions
-        await manager.add_session("gone", Page(True))
+        await manager.add_session("gone", make_page())
         ref = weakref.ref(sessions["gone"])
+        if collect_first:
+            gc.collect()
         monkeypatch.setattr(asyncio, "sleep", fast_sleep)
         task = asyncio.create_task(manager._FletAppManager__evict_expired_sessions())
         try:
@@ -213,12 +209,35 @@ def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
                     break
             await real_sleep(0.05)  # the loop sleeps again
             assert not sessions, "the expired session was not evicted"
-            gc.collect()
+            if collect_after:
+                gc.collect()
             return ref() is None
         finally:
             task.cancel()
 
-    assert asyncio.run(scenario()), "the evicted session is still alive (held by the eviction loop)"
+    return asyncio.run(scenario())
+
+
+def _expired(seconds: float = -1):
+    from datetime import datetime, timedelta, timezone
+
+    return datetime.now(timezone.utc) + timedelta(seconds=seconds)
+
+
+def test_flets_session_eviction_keeps_no_evicted_page_alive(monkeypatch):
+    """Flet 1.0.5's eviction loop left its loop variable bound to the last session it looked
+    at: once the last phone had left, that whole page stayed alive (the load script found one
+    game page, 8 000 dicts and 600 Texts, held by the task's frame)."""
+
+    class Page:  # what the loop reads of a session
+        def __init__(self):
+            self.expires_at = _expired()
+
+        def close(self):
+            pass
+
+    assert _evicted_and_freed(monkeypatch, Page, collect_after=True), \
+        "the evicted session is still alive (held by the eviction loop)"
 
 
 def test_pages_flet_evicts_are_freed_and_their_memory_given_back_at_once(monkeypatch):
@@ -227,50 +246,21 @@ def test_pages_flet_evicts_are_freed_and_their_memory_given_back_at_once(monkeyp
     the guard's ``malloc_trim`` had run, so its memory stayed mapped (benchmarks/serve_load.py:
     185 MB after 20 phones had left, 131 MB after a collection and a trim). Now the eviction
     pass that dropped a session collects and trims (1 s later, and again on the next pass)."""
-    import asyncio
-    import weakref
-    from datetime import datetime, timedelta, timezone
-
-    from flet_web.fastapi.flet_app_manager import FletAppManager
-
-    serve_guard.install()
-    real_sleep = asyncio.sleep
     trims = []
     monkeypatch.setitem(serve_guard._TRIM, "fn", lambda pad: trims.append(pad))
 
-    async def fast_sleep(delay, *a, **kw):
-        await real_sleep(min(delay, 0.01), *a, **kw)
-
     class Page:  # a session whose page is a cycle, as a real one is
         def __init__(self):
-            self.expires_at = datetime.now(timezone.utc) - timedelta(seconds=1)
+            self.expires_at = _expired()
             self.me = self
 
         def close(self):
             pass
 
-    async def scenario():
-        manager = FletAppManager()
-        sessions = manager._FletAppManager__sessions
-        await manager.add_session("gone", Page())
-        ref = weakref.ref(sessions["gone"])
-        gc.collect()  # the page is old (the oldest generation), as a phone's page is after a game
-        monkeypatch.setattr(asyncio, "sleep", fast_sleep)
-        task = asyncio.create_task(manager._FletAppManager__evict_expired_sessions())
-        try:
-            for _ in range(200):
-                await real_sleep(0.01)
-                if not sessions:
-                    break
-            await real_sleep(0.05)
-            assert not sessions, "the expired session was not evicted"
-            return ref() is None
-        finally:
-            task.cancel()
-
     gc.disable()  # no automatic pass in between: only the eviction's own collection frees it
     try:
-        assert asyncio.run(scenario()), "the evicted page is still in memory (a cycle not collected)"
+        assert _evicted_and_freed(monkeypatch, Page, collect_first=True), \
+            "the evicted page is still in memory (a cycle not collected)"
     finally:
         gc.enable()
     assert trims and set(trims) == {0}, "the freed memory was not given back (malloc_trim)"
