@@ -62,12 +62,13 @@ def _mallinfo() -> dict:
     class MallInfo2(ctypes.Structure):
         _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallinfo2.restype = MallInfo2
-        m = libc.mallinfo2()
-    except (OSError, AttributeError):
+    from companion.app.common.serve_guard import _libc_function
+
+    mallinfo2 = _libc_function("mallinfo2")
+    if mallinfo2 is None:
         return {}
+    mallinfo2.restype = MallInfo2
+    m = mallinfo2()
     mb = 1024 * 1024
     return {"arena": round(m.arena / mb, 1), "used": round(m.uordblks / mb, 1), "free": round(m.fordblks / mb, 1),
             "mmapped": round(m.hblkhd / mb, 1)}
@@ -211,10 +212,12 @@ def mem_report(data: Path, name: str, shared) -> dict:
         t = type(o)
         key = f"{t.__module__}.{t.__qualname__}"
         counts[key] = counts.get(key, 0) + 1
-    import ctypes
+    from companion.app.common.serve_guard import _libc_function
 
     before_trim = rss_mb(os.getpid())
-    ctypes.CDLL("libc.so.6").malloc_trim(0)
+    trim = _libc_function("malloc_trim")
+    if trim is not None:
+        trim(0)
     rep = {"rss before a malloc_trim": before_trim, "rss": rss_mb(os.getpid()), "smaps": _smaps(), "glibc": _mallinfo(), "pymalloc": _pymalloc(),
            "threads": threading.active_count(), "gc objects": sum(counts.values()), "types": counts,
            "game listeners": len(getattr(shared, "_listeners", []))}

@@ -251,6 +251,18 @@ def _release(ip: str, pending: bool, held_s: float = 0.0) -> None:
 _TRIM = {"at": 0.0, "fn": None}
 
 
+def _libc_function(name: str):
+    """glibc's function ``name`` (``malloc_trim``, ``mallopt``) through ctypes; None where there
+    is no such C library or function (not Linux, another libc)."""
+    try:
+        import ctypes
+        import ctypes.util
+
+        return getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), name)
+    except (OSError, AttributeError):
+        return None
+
+
 def _give_memory_back(force: bool = False) -> None:
     """Once the server holds no connection (or at most every 10 s while it is busy), hand
     the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing):
@@ -263,14 +275,7 @@ def _give_memory_back(force: bool = False) -> None:
         _TRIM["at"] = now
     fn = _TRIM["fn"]
     if fn is None:
-        try:
-            import ctypes
-            import ctypes.util
-
-            fn = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            fn = False
-        _TRIM["fn"] = fn
+        fn = _TRIM["fn"] = _libc_function("malloc_trim") or False
     if fn:
         fn(0)
 
@@ -338,12 +343,8 @@ MALLOC_TUNED: dict = {}
 
 def _tune_malloc() -> dict:
     """Apply ``MALLOC_SETTINGS`` with glibc's ``mallopt`` (elsewhere nothing); what was set."""
-    try:
-        import ctypes
-        import ctypes.util
-
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
-    except (OSError, AttributeError):
+    mallopt = _libc_function("mallopt")
+    if mallopt is None:
         return {}
     return {name: bool(mallopt(param, value)) for name, (param, value) in MALLOC_SETTINGS.items()}
 
@@ -645,8 +646,6 @@ def _context_wrapper(self, handler):
     thread's own context, so each executor thread (6 on two cores) kept the last page it ran a
     handler for (``GameScreen.remote_redraw`` runs there for every phone at every step): a
     phone's whole game page, alive for good after the phone had left."""
-    import contextvars
-
     from flet.controls.context import _context_page
 
     def wrapper(*args, **kwargs):
