@@ -164,10 +164,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         os.environ["ENCYCLOPEDIA_DATA_DIR"] = str(data_dir.resolve())
 
-    web = args.web or not has_display()
+    headless = not args.web and not has_display()
+    web = args.web or headless
     if web and argv is None:  # from the command line (a caller's argv is not re-executed)
         server_allocator()
-    if not args.web and not has_display():
+    if headless:
         print("encyclopedia: no display found, so no window can open; serving to browsers "
               "instead (same as --web)", file=sys.stderr)
     if web:

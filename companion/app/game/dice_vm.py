@@ -88,7 +88,7 @@ class DiceEntry:
         if len(self.chips) >= self.count:
             return self._refuse(self.t("g.dice.too_many", name=self.seat_name, count=self.count, n=len(self.chips) + 1))
         if self.of_colour(colour) + 1 > self.bag.get(colour, 0):
-            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.dice_colour(colour, self.bag.get(colour, 0)), n=self.bag.get(colour, 0)))
+            return self._refuse(self.colour_gone(colour))
         self.chips.append(Chip(colour, value))
         self.message, self.message_is_error = None, False
         return True
@@ -117,7 +117,7 @@ class DiceEntry:
             return self._refuse(self.t("g.dice.bad_colour", colour=colour))
         chip = self.chips[i]
         if colour != chip.colour and self.of_colour(colour) + 1 > self.bag.get(colour, 0):
-            return self._refuse(self.t("g.dice.colour_gone", colour=self.t.dice_colour(colour, self.bag.get(colour, 0)), n=self.bag.get(colour, 0)))
+            return self._refuse(self.colour_gone(colour))
         chip.colour, chip.unsure = colour, False
         self.message, self.message_is_error = None, False
         return True
@@ -184,6 +184,11 @@ class DiceEntry:
     def of_colour(self, colour: str) -> int:
         return sum(1 for c in self.chips if c.colour == colour)
 
+    def colour_gone(self, colour: str) -> str:
+        """No more dice of ``colour`` in the bag than it holds: how many it holds."""
+        n = self.bag.get(colour, 0)
+        return self.t("g.dice.colour_gone", colour=self.t.dice_colour(colour, n), n=n)
+
     def problem(self) -> str | None:
         """Why these chips cannot be confirmed yet (None: they can)."""
         if len(self.chips) != self.count:
@@ -194,7 +199,7 @@ class DiceEntry:
             return self.t("g.dice.confirm_unsure")
         for c in COLOURS:
             if self.of_colour(c) > self.bag.get(c, 0):
-                return self.t("g.dice.colour_gone", colour=self.t.dice_colour(c, self.bag.get(c, 0)), n=self.bag.get(c, 0))
+                return self.colour_gone(c)
         return None
 
     def action(self, seat: int) -> RollDice:

@@ -114,16 +114,20 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         with page_lock(self.ctl):
             if getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
                 return  # this page shows another screen: it draws the game fresh when it returns
-            if _session_gone(getattr(self.shell, "page", None)):
+            if self._page_gone():
                 return  # the phone left and Flet dropped its page's session (a redraw queued before)
             try:  # a tap on a control this replaces is answered (flet_events, docs/app.md)
                 with flet_events.replacing(getattr(self.shell, "page", None)):
                     self.redraw()
             except Exception:
-                if _session_gone(getattr(self.shell, "page", None)):  # dropped meanwhile
+                if self._page_gone():  # dropped meanwhile
                     log.debug("remote redraw of a page Flet dropped", exc_info=True)
                 else:
                     log.error("remote redraw failed", exc_info=True)
+
+    def _page_gone(self) -> bool:
+        """This phone left and Flet dropped its page's session (``_session_gone``)."""
+        return _session_gone(getattr(self.shell, "page", None))
 
     def vanished_tap(self) -> None:
         """A tap the browser sent for a control that a redraw for another page's change had
@@ -131,7 +135,7 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         say so as for a stale question, over the game as it is."""
         if self.vm is None or getattr(self.shell, "_screen", self) is not self or self.ctl.nav.current != "/game":
             return
-        if _session_gone(getattr(self.shell, "page", None)):
+        if self._page_gone():
             return  # the phone left and Flet dropped its session: no one to tell (it raised in a future)
         self.run(self.vm.refuse_stale)
 
