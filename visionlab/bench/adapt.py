@@ -108,6 +108,16 @@ def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err:
     return secs, cpu, proc.stdout
 
 
+def _model_folder(profile: Path) -> Path | None:
+    """The folder of the profile's model in use (a learn that adopts switches in a new one)."""
+    from vision.profile import TableProfile
+
+    if not TableProfile(profile).exists():
+        return None
+    model = TableProfile(profile).current_model()
+    return None if model is None else model.folder
+
+
 def adapted_reader(profile: Path, backend: str = "auto") -> Any:
     from vision.profile import TableProfile
     from vision.reader import DiceReader
@@ -143,13 +153,15 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
         if k:
             # the table's profile as it grows: the photos confirmed since the last point are added
             # and the learner runs (a model it does not adopt leaves the last good one, as in the app)
+            before = _model_folder(profile)
             secs, cpu, text = learn_profile(profile, labels[added:k], cache, err, steps)
             added = k
             row["learn_seconds"] = round(secs, 1)
             row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
             reader = adapted_reader(profile) or shipped
-            row["adopted"] = "adopted: the reader now uses the adapted model" in text  # this learn's model
+            now = _model_folder(profile)
+            row["adopted"] = now is not None and now != before  # this learn switched a model in
             row["model"] = "this learn's" if row["adopted"] else ("an earlier learn's" if reader is not shipped
                                                                   else "the shipped one")
         row["unsure_below"] = reader_threshold(reader)
