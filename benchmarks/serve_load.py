@@ -572,8 +572,15 @@ def print_reports(data: Path, reports: dict, trace: int) -> None:
         a = tracemalloc.Snapshot.load(str(data / f"snap-{names[0]}.pickle"))
         b = tracemalloc.Snapshot.load(str(data / f"snap-{names[-1]}.pickle"))
         print(f"  tracemalloc, {names[-1]} minus {names[0]} (the largest growths):")
-        for st in b.compare_to(a, "traceback")[:12]:
+        diff = b.compare_to(a, "traceback")
+        for st in diff[:12]:
             print(f"    {st.size_diff / 1024:+.0f} kB in {st.count_diff:+d} blocks, at")
+            for line in st.traceback.format(limit=trace)[-2 * trace:]:
+                print(f"      {line}")
+        # blocks left, not bytes, pin glibc's pages: the places that left the most blocks
+        print(f"  tracemalloc, {names[-1]} minus {names[0]} (the most blocks left):")
+        for st in sorted(diff, key=lambda st: -st.count_diff)[:12]:
+            print(f"    {st.count_diff:+d} blocks ({st.size_diff / 1024:+.0f} kB), at")
             for line in st.traceback.format(limit=trace)[-2 * trace:]:
                 print(f"      {line}")
 

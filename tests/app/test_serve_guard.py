@@ -363,6 +363,26 @@ def test_a_method_result_for_a_control_a_redraw_replaced_does_not_end_the_connec
     assert evt.is_set() and sess._Session__method_call_results[evt] == ("done", None)
     Session.handle_invoke_method_results(sess, 5, "unknown", None, None)  # no call waits: dropped
 
+def test_a_redraw_for_a_phone_that_has_just_disconnected_is_dropped_without_an_error():
+    """Flet 1.0.5's send_message raised AttributeError once the phone's send loop had ended (its
+    queue None, the session kept for a reconnect): the redrawing thread logged "in-place redraw
+    failed" and drew the page again, which raised again (benchmarks/serve_load.py). The frame is
+    dropped now; a connected page's frames still go out."""
+    import asyncio as _asyncio
+
+    from flet.messaging.protocol import Message, MessageAction
+    from flet_web.fastapi.flet_app import FletApp
+
+    serve_guard.install()
+    app = FletApp.__new__(FletApp)
+    app._FletApp__send_queue = None
+    FletApp.send_message(app, Message(MessageAction.PATCH_CONTROL, {"id": 1, "patch": []}))  # no error
+    queue = _asyncio.Queue()
+    app._FletApp__send_queue = queue
+    FletApp.send_message(app, Message(MessageAction.PATCH_CONTROL, {"id": 1, "patch": []}))
+    assert queue.qsize() == 1 and queue.get_nowait()[:1] == b"\x00"
+
+
 def test_malformed_frames_close_the_socket():
     with serving() as port:
         cases = [

@@ -32,7 +32,10 @@ the same steps with these bounds, all in this one module:
   connections is over, their cycles are collected and the freed memory trimmed
   (``_collect_and_trim``; ``launch.server_allocator`` puts Python's objects in glibc's heap);
 * **late answers**: a page's answer to a method call whose control a redraw has replaced goes
-  to the waiting call (``_handle_invoke_method_results``); Flet's error closed the connection.
+  to the waiting call (``_handle_invoke_method_results``); Flet's error closed the connection;
+  a redraw for a page whose phone has just disconnected (its send queue gone, its session kept
+  for a reconnect) is dropped as Flet drops a data-channel frame then (``_send_message``); Flet
+  raised AttributeError in the redrawing thread.
 
 The limits are ``LIMITS`` (a ``GuardLimits``); tests replace it. ``stats()`` reports what is
 held now (open, pending, addresses tracked).
@@ -671,7 +674,19 @@ def _handle_invoke_method_results(self, control_id, call_id, result, error) -> N
     evt.set()
 
 
+def _send_message(self, message) -> None:
+    """Flet 1.0.5's ``FletApp.send_message``, for a connection whose phone has gone: its send
+    loop has ended and dropped the queue (None), so Flet's ``put_nowait`` raised AttributeError in
+    whatever thread was redrawing the page (the load script: "in-place redraw failed" and a
+    second, whole redraw that raised again). The frame is dropped, as Flet's own
+    ``send_data_channel_frame`` drops one then: a phone that comes back is sent its page whole."""
+    if self._FletApp__send_queue is None:
+        return
+    _ORIGINAL_SEND(self, message)
+
+
 _ORIGINAL_UPLOAD = None
+_ORIGINAL_SEND = None
 _INSTALLED = False
 
 
@@ -680,7 +695,7 @@ def install() -> None:
     handler, replace its session eviction loop (``_evict_expired_sessions``) and the wrapper of
     ``page.run_thread`` (``_context_wrapper``) and its method results' handler (a late answer
     no longer closes the connection), and set glibc's ``MALLOC_SETTINGS``; idempotent."""
-    global _INSTALLED, _ORIGINAL_UPLOAD
+    global _INSTALLED, _ORIGINAL_UPLOAD, _ORIGINAL_SEND
     if _INSTALLED:
         return
     from flet.controls.page import Page
@@ -690,7 +705,7 @@ def install() -> None:
     from flet_web.fastapi.flet_upload import FletUpload
 
     for cls, name in ((FletApp, "_FletApp__receive_loop"), (FletApp, "_FletApp__send_loop"),
-                      (FletApp, "_FletApp__get_unique_session_id"),
+                      (FletApp, "_FletApp__get_unique_session_id"), (FletApp, "send_message"),
                       (FletAppManager, "_FletAppManager__evict_expired_sessions"), (Page, "_Page__context_wrapper"),
                       (Session, "handle_invoke_method_results")):
         if not hasattr(cls, name):  # Flet changed: refuse to guess
@@ -700,6 +715,8 @@ def install() -> None:
     FletAppManager._FletAppManager__evict_expired_sessions = _evict_expired_sessions
     Page._Page__context_wrapper = _context_wrapper
     Session.handle_invoke_method_results = _handle_invoke_method_results
+    _ORIGINAL_SEND = FletApp.send_message
+    FletApp.send_message = _send_message
     _ORIGINAL_UPLOAD = FletUpload.handle
     FletUpload.handle = _guarded_upload
     _INSTALLED = True

@@ -155,6 +155,9 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
                 self.patch(drawn, changed=drawn["version"] != getattr(vm, "_version", None))
                 return
             except Exception:  # never leave a stale screen: draw it whole
+                if self._page_gone():  # the phone left meanwhile: no screen to draw
+                    log.debug("in-place redraw of a page Flet dropped", exc_info=True)
+                    return
                 log.error("in-place redraw failed", exc_info=True)
         self.shell.render()
 
@@ -189,7 +192,16 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
             except Exception as exc:  # a bug must not freeze the table: show it and keep the game
                 log.error("game action failed", exc_info=True)
                 self.vm.error = f"{type(exc).__name__}: {exc}"
-            self.redraw()
+            try:
+                self.redraw()
+            except Exception:
+                if not self._page_gone():
+                    raise
+                # the phone left and Flet dropped its session during the tap (the load script:
+                # "An attempt to fetch destroyed session" in a future no one awaited): what was
+                # applied is saved; there is no screen left to draw
+                log.debug("redraw of a page Flet dropped during the tap", exc_info=True)
+                return
             if self.vm is not None and getattr(self.vm, "_version", None) != before:
                 self.show_step()
 
