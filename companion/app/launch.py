@@ -231,7 +231,10 @@ def run_server(app, host: str, port: int) -> int:
             # still forces uvicorn's exit)
             self._captured_signals.clear()
 
+    from companion.app.common import serve_guard
+
     server = Server(server_config(app, host, port))
+    serve_guard.settle_heap()  # the cycle collector walks only what is built from now on
     try:
         server.run()
     finally:

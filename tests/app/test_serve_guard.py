@@ -614,3 +614,22 @@ def test_no_forwarded_for_header_is_trusted(_private_data_dir):
         noted = {gate._NOTED[k] for k in set(gate._NOTED) - before}
         ws.close()
     assert noted == {"127.0.0.1"}
+
+
+def test_settle_heap_collects_then_freezes_what_exists():
+    import weakref
+
+    class Node:
+        pass
+
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    ref = weakref.ref(a)
+    del a, b
+    frozen = gc.get_freeze_count()
+    try:
+        serve_guard.settle_heap()
+        assert ref() is None  # collected before freezing: garbage is never frozen
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
