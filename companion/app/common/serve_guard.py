@@ -353,11 +353,9 @@ def _timed_sweep(state: "_State") -> None:
 #: thread its own arena, whose free top ``malloc_trim`` does not give back: the free memory of
 #: Flet's worker threads' arenas then grew with every run of benchmarks/serve_load.py
 #: (+41 MB, then +77 MB; with these settings +29 MB, then +33 MB: docs/app.md).
-#: No fastbins (``M_MXFAST`` 0, stop 39): a freed small block is merged with its free neighbours
-#: at once instead of waiting, unmerged, in a per-size list; the load run's peak and what
-#: stayed after it were lower (docs/app.md).
-MALLOC_SETTINGS = {"M_TRIM_THRESHOLD": (-1, 128 * 1024), "M_MMAP_THRESHOLD": (-3, 128 * 1024), "M_ARENA_MAX": (-8, 2),
-                   "M_MXFAST": (1, 0)}
+#: Fastbins stay (stop 39: without them, ``M_MXFAST`` 0, less memory stayed after the load run,
+#: but two runs of that tree left 8 and 6 taps unanswered in their second run: docs/app.md).
+MALLOC_SETTINGS = {"M_TRIM_THRESHOLD": (-1, 128 * 1024), "M_MMAP_THRESHOLD": (-3, 128 * 1024), "M_ARENA_MAX": (-8, 2)}
 MALLOC_TUNED: dict = {}
 
 
