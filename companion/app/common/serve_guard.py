@@ -286,10 +286,10 @@ def _give_memory_back(force: bool = False) -> None:
 def settle_heap() -> None:
     """For the serving process, once, before it serves: collect, then freeze what exists (the
     modules, the app; Python's ``gc.freeze``) so that the cycle collector never walks it again:
-    each full collection then walks only what pages and games built since (the load run's taps
-    were answered faster: p95 4.3 s instead of 7.5 s; docs/app.md). A full collection every few
-    seconds while the server is busy left less memory after the load run, but taps went
-    unanswered (docs/app.md): not done."""
+    each full collection then walks only what pages and games built since (docs/app.md, stop
+    39: taps p95 4.3 s instead of 7.5 s in the run that decided it, not repeated in the next).
+    A full collection every few seconds while the server is busy left less memory after the
+    load run, but taps went unanswered (docs/app.md): not done."""
     import gc
 
     gc.collect()
