@@ -118,12 +118,9 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
                 return  # the phone left and Flet dropped its page's session (a redraw queued before)
             try:  # a tap on a control this replaces is answered (flet_events, docs/app.md)
                 with flet_events.replacing(getattr(self.shell, "page", None)):
-                    self.redraw()
+                    self.redraw()  # quiet for a page Flet dropped meanwhile
             except Exception:
-                if self._page_gone():  # dropped meanwhile
-                    log.debug("remote redraw of a page Flet dropped", exc_info=True)
-                else:
-                    log.error("remote redraw failed", exc_info=True)
+                log.error("remote redraw failed", exc_info=True)
 
     def _page_gone(self) -> bool:
         """This phone left and Flet dropped its page's session (``_session_gone``)."""
@@ -159,7 +156,14 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
                     log.debug("in-place redraw of a page Flet dropped", exc_info=True)
                     return
                 log.error("in-place redraw failed", exc_info=True)
-        self.shell.render()
+        try:
+            self.shell.render()
+        except Exception:
+            if not self._page_gone():
+                raise
+            # the phone left and Flet dropped its session meanwhile (the load script: "An attempt
+            # to fetch destroyed session" in a future no one awaited): no screen left to draw
+            log.debug("redraw of a page Flet dropped", exc_info=True)
 
     def patch(self, drawn: dict, changed: bool) -> None:
         vm = self.vm
@@ -192,17 +196,8 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
             except Exception as exc:  # a bug must not freeze the table: show it and keep the game
                 log.error("game action failed", exc_info=True)
                 self.vm.error = f"{type(exc).__name__}: {exc}"
-            try:
-                self.redraw()
-            except Exception:
-                if not self._page_gone():
-                    raise
-                # the phone left and Flet dropped its session during the tap (the load script:
-                # "An attempt to fetch destroyed session" in a future no one awaited): what was
-                # applied is saved; there is no screen left to draw
-                log.debug("redraw of a page Flet dropped during the tap", exc_info=True)
-                return
-            if self.vm is not None and getattr(self.vm, "_version", None) != before:
+            self.redraw()
+            if self.vm is not None and getattr(self.vm, "_version", None) != before and not self._page_gone():
                 self.show_step()
 
     def show_step(self) -> None:
