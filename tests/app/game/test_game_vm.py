@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
@@ -52,7 +53,7 @@ def check_finished(vm):
 def test_solo_game_against_each_automa(game_dir, behaviour, scoring):
     reader = FakeReader()
     vm, store = new_vm(game_dir, [(HUMAN, "Ana"), (AUTOMA, "Automa", behaviour, scoring)],
-                       seed=hash((behaviour, scoring)) % 1000, reader=reader)
+                       seed=zlib.crc32(f"{behaviour}/{scoring}".encode()) % 1000, reader=reader)
     kinds = play_to_end(vm, random.Random(behaviour + scoring), reader)
     assert {"automa", "turn", "roll_dice", "place_dice", "reveal_expert", "reveal_animal",
             "reveal_round_token", "categories"} <= set(kinds)
