@@ -47,7 +47,7 @@ def main() -> int:
         print(f"cannot measure: {why}")
         return 1
     rows = []
-    with webapp.browser() as ctx:
+    with webapp.browser(limit_s=None) as ctx:
         one_run(ctx)  # warm-up: first Chromium start, OS file cache
         for _ in range(args.runs):
             rows.append(one_run(ctx))

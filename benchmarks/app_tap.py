@@ -150,7 +150,7 @@ def main() -> int:
     data = Path(tempfile.mkdtemp(prefix="enc-tap-"))
     title, n = prepare_board_game(data)
     print(f"game: {n} actions, round 3, first turn; the board and both seats' boards drawn")
-    with webapp.running_app(data_dir=data) as (url, _proc), webapp.browser() as ctx:
+    with webapp.running_app(data_dir=data) as (url, _proc), webapp.browser(limit_s=None) as ctx:
         for name, size in (("phone 390x844", (390, 844)), ("desktop 1280x900", (1280, 900))):
             res = measure(ctx, url, title, size, args.taps)
             for what, xs in res.items():

@@ -118,7 +118,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="enc-load-browser-") as d:
         data = Path(d)
         gid = prepare(data, args.seed)
-        with webapp.running_app(data) as (url, _proc), webapp.browser() as ctx:
+        with webapp.running_app(data) as (url, _proc), webapp.browser(limit_s=None) as ctx:
             tabs = []
             t_open = time.perf_counter()
             for _ in range(args.pages):

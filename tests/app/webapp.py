@@ -57,8 +57,7 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> N
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            out = proc.stdout.read() if proc.stdout else ""
-            raise RuntimeError(f"the app exited with code {proc.returncode}:\n{out}")
+            raise RuntimeError(f"the app exited with code {proc.returncode}:\n{server_log(proc)}")
         with socket.socket() as s:
             s.settimeout(0.2)
             if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -67,12 +66,25 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> N
     raise TimeoutError(f"the app did not listen on port {port} within {timeout:.0f} s")
 
 
+def server_log(proc: subprocess.Popen, tail: int = 12000) -> str:
+    """The last ``tail`` characters the app started by ``running_app`` printed."""
+    try:
+        return Path(proc.log_path).read_text(errors="replace")[-tail:]
+    except (AttributeError, OSError) as e:
+        return f"(no log: {e})"
+
+
 @contextmanager
 def running_app(data_dir: Path | None = None, port: int | None = None, env: dict | None = None,
                 host: str = "127.0.0.1"):
     """Start ``encyclopedia --web`` listening on ``host`` (localhost by default); yields
-    ``(url, proc)`` with the localhost url; stops it afterwards."""
+    ``(url, proc)`` with the localhost url; stops it afterwards.
+
+    The app's output goes to a file (``proc.log_path``), never to an unread pipe: a pipe that
+    fills would stop the server in the middle of a test. When the test fails, the end of that
+    log is printed (pytest shows it with the failure)."""
     port = port or free_port()
+    log_dir = Path(tempfile.mkdtemp(prefix="enc-app-log-"))
     own_dir = None
     if data_dir is None:
         own_dir = Path(tempfile.mkdtemp(prefix="enc-app-"))
@@ -80,11 +92,16 @@ def running_app(data_dir: Path | None = None, port: int | None = None, env: dict
     cmd = [sys.executable, "-m", "companion.app", "--web", "--host", host,
            "--port", str(port), "--data-dir", str(data_dir)]
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
-    proc = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    log_path = log_dir / "app.log"
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=full_env, stdout=log, stderr=subprocess.STDOUT,
+                                text=True)
+    proc.log_path = log_path
+    ok = False
     try:
         wait_for_port(port, proc)
         yield f"http://127.0.0.1:{port}/", proc
+        ok = True
     finally:
         proc.terminate()
         try:
@@ -92,25 +109,92 @@ def running_app(data_dir: Path | None = None, port: int | None = None, env: dict
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if not ok:
+            print(f"--- the app's output (end):\n{server_log(proc)}")
+        shutil.rmtree(log_dir, ignore_errors=True)
         if own_dir:
             shutil.rmtree(own_dir, ignore_errors=True)
 
 
+# A browser test that hangs (a page.evaluate never answered, a close that never returns: calls
+# Playwright gives no timeout) would stop the whole suite until CI's limit. ``browser`` kills
+# its Chromium after this long: every pending call then fails at once and the test reports it.
+BROWSER_LIMIT_S = 600.0
+
+
 @contextmanager
-def browser():
+def browser(limit_s: float | None = BROWSER_LIMIT_S):
+    """A headless Chromium context (its own profile folder). After ``limit_s`` seconds (``None``:
+    never) its processes are killed, so a hung test fails with a clear message instead of
+    hanging the run."""
+    import threading
+
     from playwright.sync_api import sync_playwright
 
     user_dir = tempfile.mkdtemp(prefix="enc-chromium-")
-    with sync_playwright() as p:
-        ctx = p.chromium.launch_persistent_context(
-            user_dir, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport={"width": 412, "height": 860},
-        )
+    killed: list[float] = []
+
+    def kill() -> None:
+        killed.append(limit_s)
+        kill_chromium(user_dir)
+
+    watchdog = threading.Timer(limit_s, kill) if limit_s else None
+    if watchdog:
+        watchdog.daemon = True
+    try:
+        with sync_playwright() as p:  # armed until Playwright has stopped: a close can hang too
+            ctx = p.chromium.launch_persistent_context(
+                user_dir, executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+                viewport={"width": 412, "height": 860},
+            )
+            ctx.enc_user_dir = user_dir  # its profile folder: chromium_pids(ctx.enc_user_dir)
+            if watchdog:
+                watchdog.start()
+            try:
+                yield ctx
+            finally:
+                ctx.close()
+    except Exception as e:
+        if killed:
+            raise AssertionError(f"the browser test ran past {limit_s:.0f} s: its Chromium was "
+                                 f"killed (a hung call: {type(e).__name__}: {e})") from e
+        raise
+    else:
+        if killed:
+            raise AssertionError(f"the browser test ran past {limit_s:.0f} s: its Chromium was killed")
+    finally:
+        if watchdog:
+            watchdog.cancel()
+        kill_chromium(user_dir)  # nothing of it outlives the test
+        shutil.rmtree(user_dir, ignore_errors=True)
+
+
+def chromium_pids(user_dir: str) -> list[int]:
+    """The processes whose command line names the profile folder ``user_dir`` (the Chromium
+    that ``browser`` started and its helpers)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if user_dir.encode() in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids
+
+
+def kill_chromium(user_dir: str) -> int:
+    """SIGKILL the processes of ``chromium_pids(user_dir)``; how many."""
+    import signal
+
+    n = 0
+    for pid in chromium_pids(user_dir):
         try:
-            yield ctx
-        finally:
-            ctx.close()
-            shutil.rmtree(user_dir, ignore_errors=True)
+            os.kill(pid, signal.SIGKILL)
+            n += 1
+        except OSError:
+            pass
+    return n
 
 
 def open_app(ctx, url: str, width: int = 412, height: int = 860, timeout_ms: int = 30000):

@@ -7,7 +7,7 @@ import shoot_game_screens as S
 from webapp import *
 data = Path(tempfile.mkdtemp(prefix="enc-clk-"))
 titles = S.prepare(data)
-with running_app(data_dir=data) as (url, proc), browser() as ctx:
+with running_app(data_dir=data) as (url, proc), browser(limit_s=None) as ctx:
     page = ctx.new_page(); page.set_viewport_size({"width":412,"height":915}); page.goto(url); enable_semantics(page)
     button(page, "New game", exact=False).first.wait_for(timeout=30000)
     S.open_game(page, titles["dice"])

@@ -88,7 +88,7 @@ def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     data = Path(tempfile.mkdtemp(prefix="enc-shots-"))
     titles = prepare(data)
-    with running_app(data_dir=data) as (url, proc), browser() as ctx:
+    with running_app(data_dir=data) as (url, proc), browser(limit_s=None) as ctx:
         for size, (w, h) in SIZES.items():
             def fresh():
                 page = ctx.new_page()
