@@ -289,6 +289,18 @@ class GameSession:
             self._messages = lines
         return list(self._messages)
 
+    def compact(self) -> None:
+        """The same game in new objects: the states kept for Undo, the actions, the log's lines
+        and its rows in memory are built again (equal values; the current state, which pages
+        hold, stays). The server calls it when it is quiet (``LiveGames.compact``, docs/app.md):
+        objects made while phones came and went lie scattered among the memory their pages
+        freed, each keeping its page of the heap resident; new ones are packed together."""
+        self._before = deque((s.copy() for s in self._before), maxlen=KEPT_STATES)
+        self._actions = [action_from_json(a.to_json()) for a in self._actions]
+        self._messages = None
+        self.log_messages()
+        self._log.compact()
+
     def _moved_on(self, before: State, action: Action, after: State) -> None:
         """``action`` took the game from ``before`` to ``after`` (already saved)."""
         if self._messages is not None and len(self._messages) == len(self._actions):

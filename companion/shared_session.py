@@ -221,6 +221,19 @@ class SharedSession:
         with self.lock:
             self._session.rename(title)
 
+    def compact(self) -> bool:
+        """``GameSession.compact`` if no page is changing the game now (its lock free); whether
+        it ran. Never waits: a busy game is not a quiet one."""
+        if not self.lock.acquire(blocking=False):
+            return False
+        try:
+            if self._session.closed:
+                return False
+            self._session.compact()
+            return True
+        finally:
+            self.lock.release()
+
     # -- reading (the GameSession interface) ----------------------------------------------
     @property
     def state(self) -> State:
@@ -381,6 +394,13 @@ class LiveGames:
     def get(self, game_id: str, store: GameStore | None = None) -> SharedSession | None:
         with self._lock:
             return self._open.get(self._key(store or self.store(), game_id))
+
+    def compact(self) -> int:
+        """``SharedSession.compact`` of every open game (the server calls it when it is quiet:
+        ``serve_guard.on_quiet``); how many were compacted."""
+        with self._lock:
+            games = list(self._open.values())
+        return sum(1 for shared in games if shared.compact())
 
     def close_all(self) -> None:
         with self._lock:

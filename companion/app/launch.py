@@ -235,6 +235,7 @@ def run_server(app, host: str, port: int) -> int:
 
     server = Server(server_config(app, host, port))
     serve_guard.settle_heap()  # the cycle collector walks only what is built from now on
+    serve_guard.on_quiet(compact_open_games)
     try:
         server.run()
     finally:
@@ -250,6 +251,16 @@ def run_server(app, host: str, port: int) -> int:
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.current_thread()):
         os._exit(0)  # every confirmed step is on disk already (the store commits before "done")
     return 0
+
+
+def compact_open_games() -> None:
+    """The open games' long-lived objects built again when the server is quiet
+    (``serve_guard.on_quiet``, ``LiveGames.compact``)."""
+    try:
+        from companion.app.game.holder import live_games
+    except ImportError:  # the game screens are not installed
+        return
+    live_games().compact()
 
 
 def close_open_games() -> None:

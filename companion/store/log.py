@@ -89,6 +89,19 @@ class GameLog:
     def closed(self) -> bool:
         return self._conn is None
 
+    def compact(self) -> None:
+        """Build the rows kept in memory (and the metadata) again as new objects with the same
+        values. For a long-running server at a quiet moment (``GameSession.compact``): rows
+        decoded while pages came and went lie scattered among freed memory, and each keeps its
+        page of the process's heap resident."""
+        entries = []
+        for e in self._entries:
+            action, at = json.loads(_dumps([e.action, e.at]))
+            entries.append(LogEntry(e.seq, e.kind, action, e.ref, at))
+        self._entries = entries
+        self._by_seq = {e.seq: e for e in entries}
+        self._meta = json.loads(_dumps(self._meta))
+
     # -- writing ------------------------------------------------------------------------------
 
     def append(self, action: dict, meta: Mapping[str, Any] | None = None) -> int:

@@ -633,3 +633,48 @@ def test_settle_heap_collects_then_freezes_what_exists():
         assert gc.get_freeze_count() > frozen
     finally:
         gc.unfreeze()
+
+
+def test_quiet_hooks_run_after_the_collection_and_a_failing_one_stops_nothing(caplog, monkeypatch):
+    calls = []
+    monkeypatch.setattr(serve_guard, "_QUIET_HOOKS", [])
+    monkeypatch.setattr(serve_guard, "_give_memory_back", lambda force=False: calls.append("trim"))
+    monkeypatch.setattr(gc, "collect", lambda *a: calls.append("collect") or 0)
+
+    def broken():
+        calls.append("broken")
+        raise RuntimeError("boom")
+
+    serve_guard.on_quiet(broken)
+    serve_guard.on_quiet(lambda: calls.append("compact"))
+    serve_guard.on_quiet(broken)  # registered once
+    with caplog.at_level("ERROR"):
+        serve_guard._collect_and_trim()
+    assert calls == ["collect", "trim", "broken", "compact", "trim"]
+    assert "a quiet-time hook failed" in caplog.text
+
+
+def test_the_server_compacts_its_open_games_when_quiet(monkeypatch):
+    """``launch.run_server`` registers ``compact_open_games`` before it serves."""
+    from companion.app import launch
+
+    monkeypatch.setattr(serve_guard, "_QUIET_HOOKS", [])
+    monkeypatch.setattr(serve_guard, "settle_heap", lambda: None)
+    ran = []
+    monkeypatch.setattr(launch, "server_config", lambda app, host, port: ran.append("config"))
+
+    class Stop(Exception):
+        pass
+
+    import uvicorn
+
+    def run(self):
+        ran.append(list(serve_guard._QUIET_HOOKS))
+        raise Stop
+
+    monkeypatch.setattr(uvicorn.Server, "__init__", lambda self, config: None)
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(launch, "close_open_games", lambda: None)
+    with pytest.raises(Stop):
+        launch.run_server(None, "127.0.0.1", 0)
+    assert ran == ["config", [launch.compact_open_games]]

@@ -423,3 +423,73 @@ def test_an_engine_failure_while_replaying_names_the_action(store, game, monkeyp
     with pytest.raises(SavedGameReplayError, match=r"action 8 \(\w+\) could not be replayed \(internal error KeyError") as info:
         GameSession.open(store, gid)
     assert isinstance(info.value.__cause__, KeyError) and info.value.playable == 7
+
+
+# --- compact (the server's quiet moments) -----------------------------------------------------
+
+
+def test_compact_keeps_the_same_game_in_new_objects(store):
+    """``compact`` builds the states kept for Undo, the actions, the log's lines and its rows again:
+    equal values, new objects; undo, redo and confirm go on exactly as in a session never
+    compacted (the same steps on a twin game give the same states)."""
+    s = new_session(store, "compacted")
+    twin = new_session(store, "twin")
+    for session in (s, twin):
+        confirm_driver(session, 40)
+        session.undo()
+        session.undo()
+        session.redo()
+    before = (js(s.state), s.actions, s.log_lines(), s._log.entries, s._log.meta, list(map(js, s._before)))
+    old_before, old_actions, old_entries = list(s._before), list(s._actions), s._log.entries
+    current = s.state
+    s.compact()
+    assert (js(s.state), s.actions, s.log_lines(), s._log.entries, s._log.meta,
+            list(map(js, s._before))) == before
+    assert s.state is current  # pages hold the current state: it stays
+    assert all(a is not b for a, b in zip(old_before, s._before)) and len(s._before) == len(old_before) > 0
+    assert all(a is not b for a, b in zip(old_actions, s._actions))
+    assert all(a is not b and a.action is not b.action for a, b in zip(old_entries, s._log.entries)
+               if a.action is not None)
+    # the game goes on as its twin does
+    for session in (s, twin):
+        for _ in range(5):
+            session.undo()
+        session.redo()
+        confirm_driver(session, 10)
+    assert js(s.state) == js(twin.state) and s.log_lines() == twin.log_lines()
+    assert [(e.kind, e.action, e.ref) for e in s._log.entries] == [(e.kind, e.action, e.ref) for e in twin._log.entries]
+    s.close()
+    twin.close()
+    with GameSession.open(store, s.game_id) as again:  # and on disk it is the same game
+        assert js(again.state) == js(twin.state)
+
+
+def test_a_busy_shared_game_is_not_compacted_and_a_free_one_is(store):
+    import threading
+
+    from companion.shared_session import LiveGames
+
+    games = LiveGames(store)
+    shared = games.adopt(new_session(store))
+    shared.confirm(next_action(shared.state, SEED))
+    kept = list(shared._session._before)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with shared.transaction():
+            held.set()
+            release.wait(10)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    try:
+        assert games.compact() == 0  # a page is changing it: never waits, never touches it
+        assert all(a is b for a, b in zip(kept, shared._session._before))
+    finally:
+        release.set()
+        t.join(10)
+    assert games.compact() == 1
+    assert all(a is not b for a, b in zip(kept, shared._session._before))
+    games.close_all()
+    assert games.compact() == 0

@@ -309,6 +309,27 @@ def _collect_and_trim() -> None:
 
     gc.collect()
     _give_memory_back(force=True)
+    if _QUIET_HOOKS:
+        for hook in list(_QUIET_HOOKS):
+            try:
+                hook()
+            except Exception:  # noqa: BLE001 - memory housekeeping never stops the server
+                log.error("a quiet-time hook failed", exc_info=True)
+        _give_memory_back(force=True)
+
+
+#: what runs when the server is quiet, after the collection and the trim (``on_quiet``), then
+#: the heap is trimmed again
+_QUIET_HOOKS: list = []
+
+
+def on_quiet(fn) -> None:
+    """Run ``fn()`` whenever the server is quiet and has handed freed memory back (pages dropped,
+    a flood over: ``_collect_and_trim``), before a second trim. ``launch.run_server`` registers
+    ``LiveGames.compact``: the open games build their long-lived objects again, packed in the
+    memory just freed, and the pages the old ones kept resident are handed back."""
+    if fn not in _QUIET_HOOKS:
+        _QUIET_HOOKS.append(fn)
 
 
 def _schedule_sweep() -> None:
