@@ -472,10 +472,9 @@ def phone(port: int, i: int, ready: dict, until: float, out: dict, lock: threadi
 
     PhonePage = _phone_page_class()
 
-    from companion.app.common.i18n import Translator
     from companion.app.game.texts import GameText
 
-    tr, gt = Translator("en"), GameText()
+    gt = GameText()
     try:
         page = PhonePage(f"ws://127.0.0.1:{port}/ws", f"127.0.2.{i + 1}", browser_page(route=f"/game/{ready['gid']}"))
     except AssertionError as exc:

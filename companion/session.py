@@ -150,6 +150,7 @@ class GameSession:
         # instead of replaying the game) and the log lines (built once, then kept in step)
         self._before: deque[State] = deque(maxlen=KEPT_STATES)
         self._messages: list[Msg] | None = None
+        self._compacted_at: int | None = None  # the log's head at the last ``compact``
 
     # -- opening ------------------------------------------------------------------------------
 
@@ -289,17 +290,22 @@ class GameSession:
             self._messages = lines
         return list(self._messages)
 
-    def compact(self) -> None:
-        """The same game in new objects: the states kept for Undo, the actions, the log's lines
-        and its rows in memory are built again (equal values; the current state, which pages
-        hold, stays). The server calls it when it is quiet (``LiveGames.compact``, docs/app.md):
-        objects made while phones came and went lie scattered among the memory their pages
-        freed, each keeping its page of the heap resident; new ones are packed together."""
+    def compact(self) -> bool:
+        """The same game in new objects: the states kept for Undo, the log's lines and its rows
+        in memory are built again (equal values; the current state and the actions, which pages
+        hold and compare, stay). The server calls it when it is quiet (``LiveGames.compact``,
+        docs/app.md): objects made while phones came and went lie scattered among the memory
+        their pages freed, each keeping its page of the heap resident; new ones are packed
+        together. Nothing to do (``False``) when the log has not grown since the last time."""
+        head = self._log.head
+        if head == self._compacted_at:
+            return False
         self._before = deque((s.copy() for s in self._before), maxlen=KEPT_STATES)
-        self._actions = [action_from_json(a.to_json()) for a in self._actions]
         self._messages = None
         self.log_messages()
         self._log.compact()
+        self._compacted_at = head
+        return True
 
     def _moved_on(self, before: State, action: Action, after: State) -> None:
         """``action`` took the game from ``before`` to ``after`` (already saved)."""

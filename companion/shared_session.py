@@ -223,14 +223,11 @@ class SharedSession:
 
     def compact(self) -> bool:
         """``GameSession.compact`` if no page is changing the game now (its lock free); whether
-        it ran. Never waits: a busy game is not a quiet one."""
+        it built anything again. Never waits: a busy game is not a quiet one."""
         if not self.lock.acquire(blocking=False):
             return False
         try:
-            if self._session.closed:
-                return False
-            self._session.compact()
-            return True
+            return not self._session.closed and self._session.compact()
         finally:
             self.lock.release()
 

@@ -429,9 +429,10 @@ def test_an_engine_failure_while_replaying_names_the_action(store, game, monkeyp
 
 
 def test_compact_keeps_the_same_game_in_new_objects(store):
-    """``compact`` builds the states kept for Undo, the actions, the log's lines and its rows again:
-    equal values, new objects; undo, redo and confirm go on exactly as in a session never
-    compacted (the same steps on a twin game give the same states)."""
+    """``compact`` builds the states kept for Undo, the log's lines and its rows again: equal
+    values, new objects (the current state and the actions, which pages hold and compare by
+    identity, stay); nothing again until the log grows; undo, redo and confirm go on exactly as
+    in a session never compacted (the same steps on a twin game give the same states)."""
     s = new_session(store, "compacted")
     twin = new_session(store, "twin")
     for session in (s, twin):
@@ -442,12 +443,14 @@ def test_compact_keeps_the_same_game_in_new_objects(store):
     before = (js(s.state), s.actions, s.log_lines(), s._log.entries, s._log.meta, list(map(js, s._before)))
     old_before, old_actions, old_entries = list(s._before), list(s._actions), s._log.entries
     current = s.state
-    s.compact()
+    assert s.compact() is True
     assert (js(s.state), s.actions, s.log_lines(), s._log.entries, s._log.meta,
             list(map(js, s._before))) == before
     assert s.state is current  # pages hold the current state: it stays
     assert all(a is not b for a, b in zip(old_before, s._before)) and len(s._before) == len(old_before) > 0
-    assert all(a is not b for a, b in zip(old_actions, s._actions))
+    assert all(a is b for a, b in zip(old_actions, s._actions))  # board_vm.PlacementCache compares them
+    kept = list(s._before)
+    assert s.compact() is False and all(a is b for a, b in zip(kept, s._before))  # nothing new
     assert all(a is not b and a.action is not b.action for a, b in zip(old_entries, s._log.entries)
                if a.action is not None)
     # the game goes on as its twin does
@@ -456,6 +459,7 @@ def test_compact_keeps_the_same_game_in_new_objects(store):
             session.undo()
         session.redo()
         confirm_driver(session, 10)
+    assert s.compact() is True  # the log grew
     assert js(s.state) == js(twin.state) and s.log_lines() == twin.log_lines()
     assert [(e.kind, e.action, e.ref) for e in s._log.entries] == [(e.kind, e.action, e.ref) for e in twin._log.entries]
     s.close()
