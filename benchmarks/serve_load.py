@@ -91,6 +91,69 @@ def _smaps() -> dict:
     return {k: round(v / 1024, 1) for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]) if v >= 512}
 
 
+def _page_census(top: int = 12) -> dict:
+    """Which objects keep the heap's pages resident (a diagnostic): the resident 4 kB pages of
+    the heap and anonymous mappings (``/proc/self/pagemap``, readable by root; else empty), the
+    Python objects on each (gc-tracked ones and what they refer to, by address and size), and,
+    for pages that hold 1-3 objects, those objects' types; pages that hold none are held by C
+    allocations (SQLite's cache, buffers) or by free memory glibc has not handed back."""
+    import gc
+    import struct
+
+    ranges = []
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        f = line.split()
+        if len(f) < 5 or "w" not in f[1]:
+            continue
+        if (len(f) == 6 and f[5] == "[heap]") or len(f) == 5:
+            a, b = (int(x, 16) for x in f[0].split("-"))
+            ranges.append((a, b, f[5] if len(f) == 6 else "anonymous"))
+    resident: dict = {}
+    try:
+        with open("/proc/self/pagemap", "rb") as pm:
+            for a, b, kind in ranges:
+                pm.seek((a >> 12) * 8)
+                raw = pm.read(((b - a) >> 12) * 8)
+                for i, (v,) in enumerate(struct.iter_unpack("<Q", raw)):
+                    if v >> 63:
+                        resident[(a >> 12) + i] = kind
+    except OSError as e:
+        return {"error": str(e)}
+    seen: dict = {}
+    for o in gc.get_objects():
+        seen[id(o)] = o
+        for r in gc.get_referents(o):
+            seen.setdefault(id(r), r)
+    per_page: dict = {}
+    for addr, o in seen.items():
+        try:
+            size = sys.getsizeof(o)
+        except Exception:  # noqa: BLE001 - a diagnostic
+            size = 16
+        for page in range(addr >> 12, ((addr + max(size, 1) - 1) >> 12) + 1):
+            if page in resident:
+                per_page.setdefault(page, []).append(o)
+    sparse: dict = {}
+    n_sparse = 0
+    for page, objs in per_page.items():
+        if len(objs) <= 3:
+            n_sparse += 1
+            for o in objs:
+                t = type(o)
+                key = f"{t.__module__}.{t.__qualname__}"
+                sparse[key] = sparse.get(key, 0) + 1
+    by_kind: dict = {}
+    for page, kind in resident.items():
+        k = by_kind.setdefault(kind, [0, 0, 0])
+        k[0] += 1
+        n = len(per_page.get(page, ()))
+        k[1] += n == 0
+        k[2] += 0 < n <= 3
+    return {"resident pages (all / with no Python object / with 1-3)": by_kind,
+            "types on pages with 1-3 objects": dict(sorted(sparse.items(), key=lambda kv: -kv[1])[:top]),
+            "pages with 1-3 objects": n_sparse}
+
+
 def _pymalloc() -> dict:
     """Python's small-object allocator (``sys._debugmallocstats``): arenas of 256 kB, bytes in use."""
     r, w = os.pipe()
@@ -218,7 +281,19 @@ def mem_report(data: Path, name: str, shared) -> dict:
     trim = _libc_function("malloc_trim")
     if trim is not None:
         trim(0)
-    rep = {"rss before a malloc_trim": before_trim, "rss": rss_mb(os.getpid()), "smaps": _smaps(), "glibc": _mallinfo(), "pymalloc": _pymalloc(),
+    rss_trimmed = rss_mb(os.getpid())
+    # what compacting the game now would give (the server compacts it at its quiet passes,
+    # which may have come before the table's last steps): a diagnostic, after the figures above
+    compacted = None
+    if shared is not None and trim is not None:
+        with shared.lock:
+            shared._session._compacted_at = None
+            shared._session.compact()
+        trim(0)
+        compacted = rss_mb(os.getpid())
+    rep = {"rss before a malloc_trim": before_trim, "rss": rss_trimmed, "rss after compacting the game": compacted,
+           "pages": _page_census(),
+           "smaps": _smaps(), "glibc": _mallinfo(), "pymalloc": _pymalloc(),
            "threads": threading.active_count(), "gc objects": sum(counts.values()), "types": counts,
            "game listeners": len(getattr(shared, "_listeners", []))}
     from flet.messaging.session import Session
@@ -544,13 +619,16 @@ def print_reports(data: Path, reports: dict, trace: int) -> None:
     """Where the memory is: each report's mappings and allocators, then what changed since the start."""
     for name, rep in reports.items():
         pm = rep["pymalloc"]
-        print(f"  {name}: RSS {rep['rss before a malloc_trim']:.1f} MB, {rep['rss']:.1f} MB after a malloc_trim; mappings {rep['smaps']}; glibc {rep['glibc']}; "
+        print(f"  {name}: RSS {rep['rss before a malloc_trim']:.1f} MB, {rep['rss']:.1f} MB after a malloc_trim, "
+              f"{rep.get('rss after compacting the game')} MB after compacting the game again and a trim; mappings {rep['smaps']}; glibc {rep['glibc']}; "
               f"pymalloc {pm.get('arenas allocated current', 0)} arenas, "
               f"{pm.get('bytes in allocated blocks', 0) / 2**20:.1f} MB in objects, "
               f"{pm.get('bytes in available blocks', 0) / 2**20:.1f} MB free in used pools, "
               f"{pm.get('bytes in available empty pools', 0) / 2**20:.1f} MB empty pools; "
               f"{rep['gc objects']} objects tracked by gc, {rep['threads']} threads"
               + (f", tracemalloc {rep['traced MB']} MB" if "traced MB" in rep else ""))
+        if rep.get("pages"):
+            print(f"    pages: {rep['pages']}")
     names = list(reports)
     first, last = reports[names[0]], reports[names[-1]]
     grown = sorted(((n - first["types"].get(t, 0), t) for t, n in last["types"].items()), reverse=True)[:12]
