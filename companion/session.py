@@ -300,10 +300,7 @@ class GameSession:
         head = self._log.head
         if head == self._compacted_at:
             return False
-        # through JSON, not ``State.copy``: a copy shares the immutable parts (the seats' effects,
-        # the cards), which would stay where they are
-        self._before = deque((State.from_json(s.to_json(), s.board) for s in self._before),
-                             maxlen=KEPT_STATES)
+        self._before = deque((s.copy() for s in self._before), maxlen=KEPT_STATES)
         self._messages = None
         self.log_messages()
         self._log.compact()
