@@ -55,127 +55,7 @@ def rss_mb(pid: int) -> float:
 
 
 # -- the server (child) ----------------------------------------------------------------------------
-def _mallinfo() -> dict:
-    """glibc's heap figures (MB): arena (sbrk heap + arenas), used, free (kept by malloc), mmapped."""
-    import ctypes
-
-    class MallInfo2(ctypes.Structure):
-        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                   "fsmblks", "uordblks", "fordblks", "keepcost")]
-    from companion.app.common.serve_guard import _libc_function
-
-    mallinfo2 = _libc_function("mallinfo2")
-    if mallinfo2 is None:
-        return {}
-    mallinfo2.restype = MallInfo2
-    m = mallinfo2()
-    mb = 1024 * 1024
-    return {"arena": round(m.arena / mb, 1), "used": round(m.uordblks / mb, 1), "free": round(m.fordblks / mb, 1),
-            "mmapped": round(m.hblkhd / mb, 1)}
-
-
-def _smaps() -> dict:
-    """The process's resident memory (MB) by kind of mapping."""
-    kinds: dict = {}
-    name = "?"
-    for line in Path("/proc/self/smaps").read_text().splitlines():
-        head = line.split()
-        if not head:
-            continue
-        if not head[0].endswith(":") and "-" in head[0]:
-            path = head[5] if len(head) > 5 else ""
-            name = ("[heap]" if path == "[heap]" else "[stack]" if path.startswith("[stack") else
-                    "file " + Path(path).suffix if path.startswith("/") else "anonymous")
-        elif head[0] == "Rss:":
-            kinds[name] = kinds.get(name, 0) + int(head[1])
-    return {k: round(v / 1024, 1) for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]) if v >= 512}
-
-
-def _page_census(top: int = 12) -> dict:
-    """Which objects keep the heap's pages resident (a diagnostic): the resident 4 kB pages of
-    the heap and anonymous mappings (``/proc/self/pagemap``, readable by root; else empty), the
-    Python objects on each (gc-tracked ones and what they refer to, by address and size), and,
-    for pages that hold 1-3 objects, those objects' types; pages that hold none are held by C
-    allocations (SQLite's cache, buffers) or by free memory glibc has not handed back."""
-    import gc
-    import struct
-
-    ranges = []
-    for line in Path("/proc/self/maps").read_text().splitlines():
-        f = line.split()
-        if len(f) < 5 or "w" not in f[1]:
-            continue
-        if (len(f) == 6 and f[5] == "[heap]") or len(f) == 5:
-            a, b = (int(x, 16) for x in f[0].split("-"))
-            ranges.append((a, b, f[5] if len(f) == 6 else "anonymous"))
-    resident: dict = {}
-    try:
-        with open("/proc/self/pagemap", "rb") as pm:
-            for a, b, kind in ranges:
-                pm.seek((a >> 12) * 8)
-                raw = pm.read(((b - a) >> 12) * 8)
-                for i, (v,) in enumerate(struct.iter_unpack("<Q", raw)):
-                    if v >> 63:
-                        resident[(a >> 12) + i] = kind
-    except OSError as e:
-        return {"error": str(e)}
-    seen: dict = {}
-    for o in gc.get_objects():
-        seen[id(o)] = o
-        for r in gc.get_referents(o):
-            seen.setdefault(id(r), r)
-    per_page: dict = {}
-    for addr, o in seen.items():
-        try:
-            size = sys.getsizeof(o)
-        except Exception:  # noqa: BLE001 - a diagnostic
-            size = 16
-        for page in range(addr >> 12, ((addr + max(size, 1) - 1) >> 12) + 1):
-            if page in resident:
-                per_page.setdefault(page, []).append(o)
-    sparse: dict = {}
-    n_sparse = 0
-    for page, objs in per_page.items():
-        if len(objs) <= 3:
-            n_sparse += 1
-            for o in objs:
-                t = type(o)
-                key = f"{t.__module__}.{t.__qualname__}"
-                sparse[key] = sparse.get(key, 0) + 1
-    by_kind: dict = {}
-    for page, kind in resident.items():
-        k = by_kind.setdefault(kind, [0, 0, 0])
-        k[0] += 1
-        n = len(per_page.get(page, ()))
-        k[1] += n == 0
-        k[2] += 0 < n <= 3
-    return {"resident pages (all / with no Python object / with 1-3)": by_kind,
-            "types on pages with 1-3 objects": dict(sorted(sparse.items(), key=lambda kv: -kv[1])[:top]),
-            "pages with 1-3 objects": n_sparse}
-
-
-def _pymalloc() -> dict:
-    """Python's small-object allocator (``sys._debugmallocstats``): arenas of 256 kB, bytes in use."""
-    r, w = os.pipe()
-    saved = os.dup(2)
-    try:
-        os.dup2(w, 2)
-        os.close(w)
-        sys._debugmallocstats()  # a few kB of text: it fits the pipe
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-    text = b""
-    while chunk := os.read(r, 65536):
-        text += chunk
-    os.close(r)
-    out = {}
-    for line in text.decode(errors="replace").splitlines():
-        for key in ("# arenas allocated current", "# bytes in allocated blocks", "# bytes in available blocks",
-                    "# bytes in available empty pools", "Total"):
-            if line.startswith(key + " ") and key.lstrip("# ") not in out:
-                out[key.lstrip("# ")] = int(line.rsplit("=", 1)[-1].strip().replace(",", ""))
-    return out
+from server_memory import mallinfo, page_census, pymalloc_stats, smaps  # noqa: E402
 
 
 def _holders(targets: list, max_depth: int = 30) -> list:
@@ -292,8 +172,8 @@ def mem_report(data: Path, name: str, shared) -> dict:
         trim(0)
         compacted = rss_mb(os.getpid())
     rep = {"rss before a malloc_trim": before_trim, "rss": rss_trimmed, "rss after compacting the game": compacted,
-           "pages": _page_census(),
-           "smaps": _smaps(), "glibc": _mallinfo(), "pymalloc": _pymalloc(),
+           "pages": page_census(),
+           "smaps": smaps(), "glibc": mallinfo(), "pymalloc": pymalloc_stats(),
            "threads": threading.active_count(), "gc objects": sum(counts.values()), "types": counts,
            "game listeners": len(getattr(shared, "_listeners", []))}
     from flet.messaging.session import Session
@@ -620,7 +500,7 @@ def print_reports(data: Path, reports: dict, trace: int) -> None:
     for name, rep in reports.items():
         pm = rep["pymalloc"]
         print(f"  {name}: RSS {rep['rss before a malloc_trim']:.1f} MB, {rep['rss']:.1f} MB after a malloc_trim, "
-              f"{rep.get('rss after compacting the game')} MB after compacting the game again and a trim; mappings {rep['smaps']}; glibc {rep['glibc']}; "
+              f"{rep.get('rss after compacting the game') or 0:.1f} MB after compacting the game again and a trim; mappings {rep['smaps']}; glibc {rep['glibc']}; "
               f"pymalloc {pm.get('arenas allocated current', 0)} arenas, "
               f"{pm.get('bytes in allocated blocks', 0) / 2**20:.1f} MB in objects, "
               f"{pm.get('bytes in available blocks', 0) / 2**20:.1f} MB free in used pools, "
