@@ -253,24 +253,31 @@ def run_server(app, host: str, port: int) -> int:
     return 0
 
 
+def _open_games():
+    """The registry of the games the server holds open, or ``None`` where the game screens are
+    not installed."""
+    try:
+        from companion.app.game.holder import live_games
+    except ImportError:
+        return None
+    return live_games()
+
+
 def compact_open_games() -> None:
     """The open games' long-lived objects built again when the server is quiet
     (``serve_guard.on_quiet``, ``LiveGames.compact``)."""
-    try:
-        from companion.app.game.holder import live_games
-    except ImportError:  # the game screens are not installed
-        return
-    live_games().compact()
+    games = _open_games()
+    if games is not None:
+        games.compact()
 
 
 def close_open_games() -> None:
     """Close every game the server holds open (its file flushed and closed)."""
-    try:
-        from companion.app.game.holder import live_games
-    except ImportError:  # the game screens are not installed
+    games = _open_games()
+    if games is None:
         return
     try:
-        live_games().close_all()
+        games.close_all()
     except Exception as exc:  # noqa: BLE001 - stopping anyway; say so
         print(f"encyclopedia: closing the open games failed: {exc}", file=sys.stderr)
 

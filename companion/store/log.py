@@ -100,7 +100,7 @@ class GameLog:
             entries.append(LogEntry(e.seq, e.kind, action, e.ref, at))
         self._entries = entries
         self._by_seq = {e.seq: e for e in entries}
-        self._meta = json.loads(_dumps(self._meta))
+        self._meta = self.meta  # a copy built again
 
     # -- writing ------------------------------------------------------------------------------
 

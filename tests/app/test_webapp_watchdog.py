@@ -25,9 +25,8 @@ def test_a_hung_browser_call_fails_after_the_limit_instead_of_hanging():
             page.evaluate("() => { for (;;) {} }")  # never answers
     took = time.monotonic() - start
     assert took < 60, took
-    time.sleep(0.5)  # killed processes are reaped by their parents
-    assert not [pid for pid in webapp.chromium_pids(user_dir)
-                if not _zombie(pid)], "a process of the killed Chromium outlived its test"
+    time.sleep(0.5)  # killed processes end (a zombie's command line is empty: it is not listed)
+    assert not webapp.chromium_pids(user_dir), "a process of the killed Chromium outlived its test"
 
 
 def test_a_browser_that_finishes_in_time_is_closed_and_not_killed():
@@ -37,12 +36,5 @@ def test_a_browser_that_finishes_in_time_is_closed_and_not_killed():
         assert page.evaluate("() => document.body.innerText") == "quick"
         user_dir = ctx.enc_user_dir
     time.sleep(0.5)
-    assert not [pid for pid in webapp.chromium_pids(user_dir) if not _zombie(pid)]
+    assert not webapp.chromium_pids(user_dir)
 
-
-def _zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True

@@ -132,10 +132,10 @@ def browser(limit_s: float | None = BROWSER_LIMIT_S):
     from playwright.sync_api import sync_playwright
 
     user_dir = tempfile.mkdtemp(prefix="enc-chromium-")
-    killed: list[float] = []
+    killed = threading.Event()
 
     def kill() -> None:
-        killed.append(limit_s)
+        killed.set()
         kill_chromium(user_dir)
 
     watchdog = threading.Timer(limit_s, kill) if limit_s else None
@@ -155,18 +155,21 @@ def browser(limit_s: float | None = BROWSER_LIMIT_S):
             finally:
                 ctx.close()
     except Exception as e:
-        if killed:
-            raise AssertionError(f"the browser test ran past {limit_s:.0f} s: its Chromium was "
-                                 f"killed (a hung call: {type(e).__name__}: {e})") from e
+        if killed.is_set():
+            raise AssertionError(f"{_ran_past(limit_s)} (a hung call: {type(e).__name__}: {e})") from e
         raise
     else:
-        if killed:
-            raise AssertionError(f"the browser test ran past {limit_s:.0f} s: its Chromium was killed")
+        if killed.is_set():
+            raise AssertionError(_ran_past(limit_s))
     finally:
         if watchdog:
             watchdog.cancel()
         kill_chromium(user_dir)  # nothing of it outlives the test
         shutil.rmtree(user_dir, ignore_errors=True)
+
+
+def _ran_past(limit_s: float) -> str:
+    return f"the browser test ran past {limit_s:.0f} s: its Chromium was killed"
 
 
 def chromium_pids(user_dir: str) -> list[int]:
