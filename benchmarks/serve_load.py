@@ -19,11 +19,11 @@ This is done ``--repeat`` times (2) on the same server: memory that is held grow
 second run; what the allocators keep to reuse does not. After each run the child reports where
 its memory is (``mem_report``: resident memory by mapping, glibc's ``mallinfo2``, Python's
 ``pymalloc`` arenas, live objects by type, Flet pages and sessions still alive and what holds
-them; with ``--trace N`` a tracemalloc diff too, which slows the server several times). Finally
+them; with ``--census`` the heap's pages by the objects on them and who holds those; with ``--trace N`` a tracemalloc diff too, which slows the server several times). Finally
 the child is sent SIGTERM: it must stop within 10 s and leave a save whose log on disk equals
 the one in memory at the stop and replays through the engine (nothing lost).
 
-    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2] [--trace 8]
+    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2] [--census] [--trace 8]
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ def mem_report(data: Path, name: str, shared) -> dict:
         trim(0)
         compacted = rss_mb(os.getpid())
     rep = {"rss before a malloc_trim": before_trim, "rss": rss_trimmed, "rss after compacting the game": compacted,
-           "pages": page_census(),
+           "pages": page_census(top=30) if os.environ.get("SERVE_LOAD_CENSUS") else {},
            "smaps": smaps(), "glibc": mallinfo(), "pymalloc": pymalloc_stats(),
            "threads": threading.active_count(), "gc objects": sum(counts.values()), "types": counts,
            "game listeners": len(getattr(shared, "_listeners", []))}
@@ -521,6 +521,12 @@ def print_reports(data: Path, reports: dict, trace: int) -> None:
         if rep.get("sessions left"):
             print(f"  {name}: {rep['sessions left']} Flet sessions no longer kept by Flet are alive, "
                   f"held by: {' <- '.join(map(str, rep['a session left is held by']))}")
+    held = "held by (on pages with 1-3 objects)"
+    if held in first.get("pages", {}) and held in last.get("pages", {}):
+        a, b = first["pages"][held], last["pages"][held]
+        more = sorted(((n - a.get(c, 0), c) for c, n in b.items()), reverse=True)
+        print(f"  lone objects' holders, {names[-1]} minus {names[0]}: "
+              + ", ".join(f"{c} {d:+d}" for d, c in more if d > 0))
     print(f"  objects by type, {names[-1]} minus {names[0]}: "
           + ", ".join(f"{t} {d:+d}" for d, t in grown if d > 0))
     if trace:
@@ -599,6 +605,9 @@ def main(argv=None) -> int:
     ap.add_argument("--step-s", type=float, default=2.0, help="the table's page answers this often")
     ap.add_argument("--repeat", type=int, default=2,
                     help="runs one after the other on the same server (memory is read after each)")
+    ap.add_argument("--census", action="store_true",
+                    help="count the heap's resident pages by the objects on them and their holders at each "
+                         "report (its own tables move the next run's figures by a few MB)")
     ap.add_argument("--trace", type=int, default=0, metavar="FRAMES",
                     help="run the server under tracemalloc (FRAMES frames) and print what grew")
     ap.add_argument("--serve", nargs=2, metavar=("PORT", "DIR"), help=argparse.SUPPRESS)
@@ -616,6 +625,8 @@ def main(argv=None) -> int:
         env = dict(os.environ, PYTHONPATH=str(REPO), ENCYCLOPEDIA_SESSION_KEEP_S="5")
         if args.trace:
             env["SERVE_LOAD_TRACE"] = str(args.trace)
+        if args.census:
+            env["SERVE_LOAD_CENSUS"] = "1"
         child = subprocess.Popen([sys.executable, __file__, "--serve", str(port), str(data), "--step-s", str(args.step_s)],
                                  cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         child_log: list = []  # read as it comes: a full pipe (64 kB of logged tracebacks) blocked the server

@@ -89,13 +89,40 @@ def page_census(top: int = 12) -> dict:
                 per_page.setdefault(page, []).append(o)
     sparse: dict = {}
     n_sparse = 0
+    lonely: dict = {}  # id -> object, the objects on pages that hold 1-3
     for page, objs in per_page.items():
         if len(objs) <= 3:
             n_sparse += 1
             for o in objs:
-                t = type(o)
-                key = f"{t.__module__}.{t.__qualname__}"
-                sparse[key] = sparse.get(key, 0) + 1
+                sparse[_type_name(o)] = sparse.get(_type_name(o), 0) + 1
+                lonely[id(o)] = o
+    # who holds them: for each lonely object the type of a gc object referring to it, and for a
+    # referring dict or list, the type of what holds that in turn ("str < dict < State")
+    containers = (dict, list, tuple, set, frozenset)
+
+    def holders_of(ids: set) -> dict:
+        # one referrer each, preferring one that is not a plain container (it names an owner)
+        found: dict = {}
+        for o in gc.get_objects():
+            for r in gc.get_referents(o):
+                if id(r) in ids and r is not o:
+                    old = found.get(id(r))
+                    if old is None or (isinstance(old, containers) and not isinstance(o, containers)):
+                        found[id(r)] = o
+        return found
+
+    holder = holders_of(set(lonely))
+    second = holders_of({id(h) for h in holder.values() if isinstance(h, containers)})
+    chains: dict = {}
+    samples: dict = {}
+    for i, o in lonely.items():
+        h = holder.get(i)
+        chain = _type_name(o) + " < " + (_type_name(h) if h is not None else "(no gc holder)")
+        if h is not None and id(h) in second:
+            chain += " < " + _type_name(second[id(h)])
+        chains[chain] = chains.get(chain, 0) + 1
+        if isinstance(o, str) and len(samples) < 400:
+            samples[o[:40]] = samples.get(o[:40], 0) + 1
     by_kind: dict = {}
     for page, kind in resident.items():
         k = by_kind.setdefault(kind, [0, 0, 0])
@@ -105,7 +132,14 @@ def page_census(top: int = 12) -> dict:
         k[2] += 0 < n <= 3
     return {"resident pages (all / with no Python object / with 1-3)": by_kind,
             "types on pages with 1-3 objects": dict(sorted(sparse.items(), key=lambda kv: -kv[1])[:top]),
+            "held by (on pages with 1-3 objects)": dict(sorted(chains.items(), key=lambda kv: -kv[1])[:2 * top]),
+            "strings there (first 40 characters)": dict(sorted(samples.items(), key=lambda kv: -kv[1])[:top]),
             "pages with 1-3 objects": n_sparse}
+
+
+def _type_name(o) -> str:
+    t = type(o)
+    return f"{t.__module__}.{t.__qualname__}"
 
 
 def pymalloc_stats() -> dict:
