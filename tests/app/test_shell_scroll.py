@@ -8,6 +8,10 @@ from companion.app.shell.view import Shell
 
 
 class _GonePage:
+    """The connection went away between the check and the call (Flet raises in ``run_task``)."""
+
+    session = SimpleNamespace(connection=object())
+
     def __init__(self):
         self.asked = 0
 
@@ -17,7 +21,29 @@ class _GonePage:
         raise AttributeError("'NoneType' object has no attribute 'loop'")
 
 
+class _LeftPage:
+    """The phone left: Flet's session has no connection any more."""
+
+    session = SimpleNamespace(connection=None)
+
+    def run_task(self, handler, *a, **kw):
+        raise AssertionError("run_task would make a coroutine that is never awaited")
+
+
+class _DestroyedPage:
+    """Flet's session itself is gone: ``page.session`` raises."""
+
+    @property
+    def session(self):
+        raise RuntimeError("An attempt to fetch destroyed session.")
+
+    def run_task(self, handler, *a, **kw):
+        raise AssertionError("run_task would make a coroutine that is never awaited")
+
+
 class _LivePage:
+    session = SimpleNamespace(connection=object())
+
     def __init__(self):
         self.tasks = []
 
@@ -29,6 +55,12 @@ def test_a_scroll_on_a_page_whose_connection_is_gone_is_skipped():
     page = _GonePage()
     Shell.scroll_to_key(SimpleNamespace(scroller=object(), page=page), "step")
     assert page.asked == 1
+
+
+def test_a_scroll_on_a_page_whose_phone_left_asks_nothing_of_flet():
+    # (a coroutine Flet made and could not schedule printed "coroutine ... was never awaited")
+    Shell.scroll_to_key(SimpleNamespace(scroller=object(), page=_LeftPage()), "step")
+    Shell.scroll_to_key(SimpleNamespace(scroller=object(), page=_DestroyedPage()), "step")
 
 
 def test_a_scroll_on_a_live_page_is_sent_to_its_loop():

@@ -226,6 +226,8 @@ class Shell:
                 log.debug("scroll to %s skipped", key, exc_info=True)
 
         try:
+            if page.session.connection is None:  # the phone left: nothing to scroll (Flet's
+                return  # run_task would make the coroutine, then fail and leave it never awaited)
             page.run_task(go)
         except (AttributeError, RuntimeError):  # the page's connection is gone (a phone left)
             log.debug("scroll to %s skipped: the page is gone", key, exc_info=True)
