@@ -143,6 +143,12 @@ def _pages_in_workers() -> int:
     return sum(f.result(20) for f in [ex.submit(probe) for _ in range(n)])
 
 
+def _linecache_size() -> list:
+    import linecache
+
+    return [len(linecache.cache), sum(len(v[2]) for v in linecache.cache.values() if len(v) > 2)]
+
+
 def mem_report(data: Path, name: str, shared) -> dict:
     """What the server process holds now: resident memory by mapping, glibc's and Python's
     allocators, live objects by type, threads (and a tracemalloc snapshot with ``--trace``)."""
@@ -175,7 +181,8 @@ def mem_report(data: Path, name: str, shared) -> dict:
            "pages": page_census(top=30) if os.environ.get("SERVE_LOAD_CENSUS") else {},
            "smaps": smaps(), "glibc": mallinfo(), "pymalloc": pymalloc_stats(),
            "threads": threading.active_count(), "gc objects": sum(counts.values()), "types": counts,
-           "game listeners": len(getattr(shared, "_listeners", []))}
+           "game listeners": len(getattr(shared, "_listeners", [])),
+           "linecache (files, lines)": _linecache_size()}
     from flet.messaging.session import Session
     from flet_web.fastapi.flet_app import app_manager
 

@@ -74,7 +74,8 @@ def page_census(top: int = 12) -> dict:
     except OSError as e:
         return {"error": str(e)}
     seen: dict = {}
-    for o in gc.get_objects():
+    everything = gc.get_objects()
+    for o in everything:
         seen[id(o)] = o
         for r in gc.get_referents(o):
             seen.setdefault(id(r), r)
@@ -100,10 +101,16 @@ def page_census(top: int = 12) -> dict:
     # referring dict or list, the type of what holds that in turn ("str < dict < State")
     containers = (dict, list, tuple, set, frozenset)
 
+    # the census's own tables refer to everything: never a holder (those made after ``everything``
+    # are not in it)
+    mine = {id(seen), id(per_page), id(lonely), id(everything), id(resident)} | {id(v) for v in per_page.values()}
+
     def holders_of(ids: set) -> dict:
         # one referrer each, preferring one that is not a plain container (it names an owner)
         found: dict = {}
-        for o in gc.get_objects():
+        for o in everything:
+            if id(o) in mine:
+                continue
             for r in gc.get_referents(o):
                 if id(r) in ids and r is not o:
                     old = found.get(id(r))
@@ -111,16 +118,45 @@ def page_census(top: int = 12) -> dict:
                         found[id(r)] = o
         return found
 
-    holder = holders_of(set(lonely))
-    second = holders_of({id(h) for h in holder.values() if isinstance(h, containers)})
+    def label(h, detail: bool) -> str:
+        # a holder's type; for a dict, what it is if that shows: a module's globals, a class's
+        # namespace, or two of its keys
+        name = _type_name(h)
+        if isinstance(h, dict):
+            if isinstance(h.get("__name__"), str) and "__builtins__" in h:
+                return f"globals of {h['__name__']}"
+            if detail:
+                keys = list(h)[:2]
+                return f"dict{{{', '.join(repr(k)[:24] for k in keys)}{', ...' if len(h) > 2 else ''}}}"
+        return name
+
+    # up to four holders up, while the holder is a plain container
+    hops = [holders_of(set(lonely))]
+    for _ in range(3):
+        wanted = {id(h) for h in hops[-1].values() if isinstance(h, containers)}
+        if not wanted:
+            break
+        hops.append(holders_of(wanted))
     chains: dict = {}
+    examples: dict = {}
     samples: dict = {}
     for i, o in lonely.items():
-        h = holder.get(i)
-        chain = _type_name(o) + " < " + (_type_name(h) if h is not None else "(no gc holder)")
-        if h is not None and id(h) in second:
-            chain += " < " + _type_name(second[id(h)])
+        parts, shown, cur = [_type_name(o)], [repr(o)[:40]], i
+        for level in hops:
+            h = level.get(cur)
+            if h is None:
+                parts.append("(no gc holder)" if len(parts) == 1 else "?")
+                break
+            parts.append(label(h, False))
+            shown.append(label(h, True))
+            if not isinstance(h, containers):
+                break
+            cur = id(h)
+        chain = " < ".join(parts)
         chains[chain] = chains.get(chain, 0) + 1
+        ex = examples.setdefault(chain, [])
+        if len(ex) < 3:
+            ex.append(" < ".join(shown))
         if isinstance(o, str) and len(samples) < 400:
             samples[o[:40]] = samples.get(o[:40], 0) + 1
     by_kind: dict = {}
@@ -133,6 +169,7 @@ def page_census(top: int = 12) -> dict:
     return {"resident pages (all / with no Python object / with 1-3)": by_kind,
             "types on pages with 1-3 objects": dict(sorted(sparse.items(), key=lambda kv: -kv[1])[:top]),
             "held by (on pages with 1-3 objects)": dict(sorted(chains.items(), key=lambda kv: -kv[1])[:2 * top]),
+            "examples of the most frequent": {c: examples[c] for c, _ in sorted(chains.items(), key=lambda kv: -kv[1])[:top]},
             "strings there (first 40 characters)": dict(sorted(samples.items(), key=lambda kv: -kv[1])[:top]),
             "pages with 1-3 objects": n_sparse}
 
