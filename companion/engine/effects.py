@@ -16,7 +16,8 @@ EXPERT = {e.name: e for e in EXPERTS}
 
 
 class Fx:
-    """Aggregated permanent effects of a seat's face-up experts (the one interpreter)."""
+    """Aggregated permanent effects of a seat's face-up experts (the one interpreter). Never
+    changed once built; built by ``effects_of``, one per content, its field dicts shared."""
 
     __slots__ = ("place", "exp_vp", "cube_coins", "die_bonus", "exp_bonus")
 
@@ -27,31 +28,36 @@ class Fx:
         self.die_bonus: dict[str, int] = {}  # colour -> +value
         self.exp_bonus: dict[str, int] = {}  # continent -> +expedition value
 
+    # an Fx is its own key in the cache by content (``_FX_BY_CONTENT``): its fields are the
+    # shared dicts, so equal contents are the same five objects (no key tuple kept per content)
+    def __hash__(self) -> int:
+        return hash((id(self.place), id(self.exp_vp), id(self.cube_coins), id(self.die_bonus), id(self.exp_bonus)))
+
+    def __eq__(self, other) -> bool:
+        return (other.__class__ is Fx and self.place is other.place and self.exp_vp is other.exp_vp
+                and self.cube_coins is other.cube_coins and self.die_bonus is other.die_bonus
+                and self.exp_bonus is other.exp_bonus)
+
 
 NO_FX = Fx()
-_EMPTY_FIELD: tuple[tuple, dict] = ((), NO_FX.place)  # every empty field is this one dict
 
 
 # Fx objects and their field mappings are shared by content (never changed once built): a
 # seat's face-up experts are summed into fresh local dicts (short-lived), and only an aggregate
-# never seen before leaves anything behind (an Fx, its key, a field's dict). A game's states, the
+# never seen before leaves anything behind (an Fx, a field's dict and its key). A game's states, the
 # copies kept for Undo and every page's replay then hold a few hundred shared objects in all; a
 # cache by face-up combination (there are many more combinations than aggregates) kept one key
 # and five dicts per combination, each made whenever the game first met it, long after the
 # server's memory around it was given back (issue 40, docs/app.md).
-_FIELDS: dict[tuple, tuple[tuple, dict]] = {}  # a field's sorted items -> (that key, its shared dict)
-_FX_BY_CONTENT: dict[tuple, Fx] = {}  # the five fields' keys -> their shared Fx
+_FIELDS: dict[tuple, dict] = {}  # a field's sorted items -> its shared dict
+_FX_BY_CONTENT: dict[Fx, Fx] = {}  # each shared Fx, its own key (equal = the same five field dicts)
 _LIMIT = 4096  # distinct aggregates kept (a game meets a few hundred); then both start again
 
 
-def _shared_field(d: dict) -> tuple[tuple, dict]:
+def _shared_field(d: dict) -> dict:
     if not d:
-        return _EMPTY_FIELD
-    items = tuple(sorted(d.items()))
-    found = _FIELDS.get(items)
-    if found is None:
-        found = _FIELDS[items] = (items, d)
-    return found
+        return NO_FX.place  # every empty field is this one dict
+    return _FIELDS.setdefault(tuple(sorted(d.items())), d)
 
 
 def effects_of(names) -> Fx:
@@ -83,19 +89,13 @@ def effects_of(names) -> Fx:
             exp_bonus[tr.continent] = exp_bonus.get(tr.continent, 0) + g.value
     if not (place or exp_vp or cube_coins or die_bonus or exp_bonus):
         return NO_FX
-    fields = [_shared_field(d) for d in (place, exp_vp, cube_coins, die_bonus, exp_bonus)]
-    key = tuple(k for k, _ in fields)
-    fx = _FX_BY_CONTENT.get(key)
-    if fx is None:
-        if len(_FX_BY_CONTENT) >= _LIMIT:
-            _FX_BY_CONTENT.clear()
-            _FIELDS.clear()
-            fields = [_shared_field(d) for d in (place, exp_vp, cube_coins, die_bonus, exp_bonus)]
-            key = tuple(k for k, _ in fields)
-        fx = Fx.__new__(Fx)
-        fx.place, fx.exp_vp, fx.cube_coins, fx.die_bonus, fx.exp_bonus = (d for _, d in fields)
-        _FX_BY_CONTENT[key] = fx
-    return fx
+    if len(_FX_BY_CONTENT) >= _LIMIT:
+        _FX_BY_CONTENT.clear()
+        _FIELDS.clear()
+    fx = Fx.__new__(Fx)
+    fx.place, fx.exp_vp, fx.cube_coins, fx.die_bonus, fx.exp_bonus = [
+        _shared_field(d) for d in (place, exp_vp, cube_coins, die_bonus, exp_bonus)]
+    return _FX_BY_CONTENT.setdefault(fx, fx)
 
 
 def refresh_effects(seat) -> None:

@@ -678,3 +678,14 @@ def test_the_server_compacts_its_open_games_when_quiet(monkeypatch):
     with pytest.raises(Stop):
         launch.run_server(None, "127.0.0.1", 0)
     assert ran == ["config", [launch.compact_open_games]]
+
+
+def test_a_quiet_pass_drops_the_source_lines_tracebacks_read(monkeypatch):
+    import linecache
+
+    monkeypatch.setattr(serve_guard, "_QUIET_HOOKS", [])
+    monkeypatch.setattr(serve_guard, "_give_memory_back", lambda force=False: None)
+    linecache.getline(serve_guard.__file__, 1)  # as a logged traceback or a warning would
+    assert serve_guard.__file__ in linecache.cache
+    serve_guard._collect_and_trim()
+    assert serve_guard.__file__ not in linecache.cache
