@@ -23,7 +23,7 @@ them; with ``--census`` the heap's pages by the objects on them and who holds th
 the child is sent SIGTERM: it must stop within 10 s and leave a save whose log on disk equals
 the one in memory at the stop and replays through the engine (nothing lost).
 
-    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2] [--census] [--trace 8]
+    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2] [--nice 10] [--census] [--trace 8]
 """
 
 from __future__ import annotations
@@ -612,6 +612,9 @@ def main(argv=None) -> int:
     ap.add_argument("--step-s", type=float, default=2.0, help="the table's page answers this often")
     ap.add_argument("--repeat", type=int, default=2,
                     help="runs one after the other on the same server (memory is read after each)")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="run this script's clients at this niceness once the server has started (the "
+                         "server stays at 0): the attackers and phones are other machines at a table")
     ap.add_argument("--census", action="store_true",
                     help="count the heap's resident pages by the objects on them and their holders at each "
                          "report (its own tables move the next run's figures by a few MB)")
@@ -645,6 +648,8 @@ def main(argv=None) -> int:
 
         drainer = threading.Thread(target=drain, daemon=True)
         drainer.start()
+        if args.nice:
+            os.nice(args.nice)
         try:
             deadline = time.monotonic() + 60
             while not (data / "ready.json").exists() or not _port_open(port):
