@@ -114,3 +114,36 @@ def test_it_degrades_to_flet_behaviour():
     guard.session.index = {}
     run(odd.dispatch_event(5, "click", None))
     assert guard.answered == 1 and odd.calls == [5]
+
+
+def test_a_tap_on_a_replaced_control_never_walks_the_control_tree(monkeypatch):
+    """Flet's resolve walks the whole page for an id its index lacks (on the event loop, tens of
+    ms for a game screen): the guard asks Flet's index instead, once, and answers the tap."""
+    async def main():
+        session = Session(Conn())
+        page = session.page
+        session.get_page_patch()
+        vanished = []
+        guard = flet_events.install(page, lambda i, name: vanished.append(i))
+        kept = ft.Button("kept", on_click=lambda e: None)
+        col = ft.Column([ft.Button("old", on_click=lambda e: None), kept])
+        page.controls = [col]
+        page.update()
+        old = col.controls[0]._i
+        for i in (old, kept._i):  # (this bare session indexes a control when an event finds it)
+            await session.dispatch_event(i, "focus", None)
+        with flet_events.replacing(page):
+            col.controls[0] = ft.Button("new", on_click=lambda e: None)
+            page.update()
+        gc.collect()
+        assert old in guard.replaced[-1]
+        walks = []
+        find = Session._Session__find_live_control
+        monkeypatch.setattr(Session, "_Session__find_live_control",
+                            lambda self, *a, **kw: walks.append(1) or find(self, *a, **kw))
+        await session.dispatch_event(old, "click", None)
+        assert vanished == [old] and guard.answered == 1
+        assert walks == []
+        assert guard.known(kept._i) and not guard.known(old) and walks == []
+
+    run(main())
