@@ -19,11 +19,13 @@ This is done ``--repeat`` times (2) on the same server: memory that is held grow
 second run; what the allocators keep to reuse does not. After each run the child reports where
 its memory is (``mem_report``: resident memory by mapping, glibc's ``mallinfo2``, Python's
 ``pymalloc`` arenas, live objects by type, Flet pages and sessions still alive and what holds
-them; with ``--census`` the heap's pages by the objects on them and who holds those; with ``--trace N`` a tracemalloc diff too, which slows the server several times). Finally
-the child is sent SIGTERM: it must stop within 10 s and leave a save whose log on disk equals
+them; with ``--census`` the heap's pages by the objects on them and who holds those; with
+``--trace N`` a tracemalloc diff too, which slows the server several times). Finally the
+child is sent SIGTERM: it must stop within 10 s and leave a save whose log on disk equals
 the one in memory at the stop and replays through the engine (nothing lost).
 
-    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2] [--nice 10] [--census] [--trace 8]
+    python benchmarks/serve_load.py [--unregistered 5000] [--phones 20] [--seconds 90] [--repeat 2]
+                                    [--nice 10] [--census] [--trace 8]
 """
 
 from __future__ import annotations

@@ -166,10 +166,11 @@ def page_census(top: int = 12) -> dict:
         n = len(per_page.get(page, ()))
         k[1] += n == 0
         k[2] += 0 < n <= 3
+    frequent = sorted(chains.items(), key=lambda kv: -kv[1])
     return {"resident pages (all / with no Python object / with 1-3)": by_kind,
             "types on pages with 1-3 objects": dict(sorted(sparse.items(), key=lambda kv: -kv[1])[:top]),
-            "held by (on pages with 1-3 objects)": dict(sorted(chains.items(), key=lambda kv: -kv[1])[:2 * top]),
-            "examples of the most frequent": {c: examples[c] for c, _ in sorted(chains.items(), key=lambda kv: -kv[1])[:top]},
+            "held by (on pages with 1-3 objects)": dict(frequent[:2 * top]),
+            "examples of the most frequent": {c: examples[c] for c, _ in frequent[:top]},
             "strings there (first 40 characters)": dict(sorted(samples.items(), key=lambda kv: -kv[1])[:top]),
             "pages with 1-3 objects": n_sparse}
 

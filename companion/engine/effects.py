@@ -31,7 +31,8 @@ class Fx:
     # an Fx is its own key in the cache by content (``_FX_BY_CONTENT``): its fields are the
     # shared dicts, so equal contents are the same five objects (no key tuple kept per content)
     def __hash__(self) -> int:
-        return hash((id(self.place), id(self.exp_vp), id(self.cube_coins), id(self.die_bonus), id(self.exp_bonus)))
+        return hash((id(self.place), id(self.exp_vp), id(self.cube_coins), id(self.die_bonus),
+                     id(self.exp_bonus)))
 
     def __eq__(self, other) -> bool:
         return (other.__class__ is Fx and self.place is other.place and self.exp_vp is other.exp_vp
