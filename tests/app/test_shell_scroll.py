@@ -67,3 +67,23 @@ def test_a_scroll_on_a_live_page_is_sent_to_its_loop():
     page = _LivePage()
     Shell.scroll_to_key(SimpleNamespace(scroller=object(), page=page), "step")
     assert len(page.tasks) == 1
+
+
+def test_the_address_of_a_page_whose_phone_left_is_not_pushed():
+    # (the same never-awaited coroutine, 'Page.push_route', in tests/app/game/test_game_ws_gate.py)
+    page = _LivePage()  # records what it is asked to run...
+    page.session = SimpleNamespace(connection=None)  # ...but its phone has left
+    page.web = True
+    page.push_route = object()
+    shell = SimpleNamespace(page=page, ctl=SimpleNamespace(address=lambda: "/game/x"), _address="/", _pushed=[])
+    Shell._sync_address(shell)
+    assert page.tasks == [] and shell._address == "/game/x"
+
+
+def test_the_address_of_a_live_page_is_pushed():
+    page = _LivePage()
+    page.web = True
+    page.push_route = object()
+    shell = SimpleNamespace(page=page, ctl=SimpleNamespace(address=lambda: "/game/x"), _address="/", _pushed=[])
+    Shell._sync_address(shell)
+    assert page.tasks == [page.push_route]
