@@ -73,17 +73,20 @@ def test_the_address_of_a_page_whose_phone_left_is_not_pushed():
     # (the same never-awaited coroutine, 'Page.push_route', in tests/app/game/test_game_ws_gate.py)
     page = _LivePage()  # records what it is asked to run...
     page.session = SimpleNamespace(connection=None)  # ...but its phone has left
-    page.web = True
-    page.push_route = object()
-    shell = SimpleNamespace(page=page, ctl=SimpleNamespace(address=lambda: "/game/x"), _address="/", _pushed=[])
-    Shell._sync_address(shell)
+    shell = _sync_address_of(page)
     assert page.tasks == [] and shell._address == "/game/x"
 
 
 def test_the_address_of_a_live_page_is_pushed():
     page = _LivePage()
+    _sync_address_of(page)
+    assert page.tasks == [page.push_route]
+
+
+def _sync_address_of(page):
+    """A web page's shell moved to /game/x syncs its address; the shell, after."""
     page.web = True
     page.push_route = object()
     shell = SimpleNamespace(page=page, ctl=SimpleNamespace(address=lambda: "/game/x"), _address="/", _pushed=[])
     Shell._sync_address(shell)
-    assert page.tasks == [page.push_route]
+    return shell

@@ -149,3 +149,19 @@ def replacing(page):
             ids.difference_update(_indexed(page))
         except Exception:
             log.debug("replaced controls not noted", exc_info=True)
+
+
+def run_task(page, handler, *args) -> bool:
+    """``page.run_task(handler, *args)`` unless the page's phone has left (its Flet session has
+    no connection, or is destroyed); whether it was handed to Flet. Flet's ``run_task`` makes
+    the coroutine before it looks for the connection's loop, so on a departed page it failed
+    and left the coroutine never awaited (a RuntimeWarning, and Flet's ``page.py`` read into
+    ``linecache``: docs/app.md, stop 41). What ``page.run_task`` raises otherwise is the
+    caller's, as before."""
+    try:
+        if page.session.connection is None:
+            return False
+    except (AttributeError, RuntimeError):  # no session, or Flet's session destroyed
+        return False
+    page.run_task(handler, *args)
+    return True

@@ -266,7 +266,8 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         prefs = getattr(self.shell, "client_prefs", lambda: None)()
         if prefs is not None and self.ctl.game_id:
             try:
-                self.shell.page.run_task(prefs.set, remembered_code_key(self.ctl.game_id), code)
+                flet_events.run_task(self.shell.page, prefs.set, remembered_code_key(self.ctl.game_id),
+                                     code)
             except Exception:
                 log.debug("join code not remembered", exc_info=True)
 
@@ -294,7 +295,7 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
                 holder(ctl).tried_remembered.discard(gid)
 
         try:
-            shell.page.run_task(rejoin)
+            flet_events.run_task(shell.page, rejoin)
         except Exception:
             log.debug("remembered join code not tried", exc_info=True)
 

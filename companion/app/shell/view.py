@@ -54,18 +54,6 @@ def build_screen(route: str, shell):
     return getattr(import_module(module), cls)(shell)
 
 
-
-def _connected(page) -> bool:
-    """Whether Flet can still run a task for ``page``: its session has a connection. A phone
-    that left has none, and Flet's ``run_task`` would make the coroutine, fail on the missing
-    loop and leave it never awaited (a RuntimeWarning, and Flet's ``page.py`` read into
-    ``linecache``: docs/app.md, stop 41)."""
-    try:
-        return page.session.connection is not None
-    except (AttributeError, RuntimeError):  # Flet's session destroyed
-        return False
-
-
 class Shell:
     """Draws the current route of ``ctl.nav`` into ``page`` and re-draws on changes."""
 
@@ -155,8 +143,7 @@ class Shell:
         self._address = want
         self._pushed = [*self._pushed[-7:], want]
         try:
-            if _connected(self.page):
-                self.page.run_task(self.page.push_route, want)
+            flet_events.run_task(self.page, self.page.push_route, want)
         except Exception:  # the page is gone
             log.debug("address not updated", exc_info=True)
 
@@ -239,9 +226,7 @@ class Shell:
                 log.debug("scroll to %s skipped", key, exc_info=True)
 
         try:
-            if not _connected(page):  # the phone left: nothing to scroll
-                return
-            page.run_task(go)
+            flet_events.run_task(page, go)  # nothing when the phone has left
         except (AttributeError, RuntimeError):  # the page's connection is gone (a phone left)
             log.debug("scroll to %s skipped: the page is gone", key, exc_info=True)
 

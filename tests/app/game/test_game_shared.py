@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -509,6 +510,8 @@ def test_a_phone_that_reloads_during_a_lock_keeps_its_remembered_code(monkeypatc
             self.data.pop(key, None)
 
     class Page:
+        session = SimpleNamespace(connection=object())  # a phone still connected
+
         def run_task(self, fn, *args):
             asyncio.run(fn(*args))
 
