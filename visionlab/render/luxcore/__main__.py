@@ -2,6 +2,11 @@
 
     python -m visionlab.render.luxcore render --seed S --count N [--start K] --out DIR
                                 [--size 640x480|1280x960|640x640|480x640|mixed] [--hard] [--spp 24] [--threads 1]
+                                [--table T]
+
+``--table T``: every scene is a photo of one table (``geometry.sample_table(T)``: one box of dice in
+other shades of the five colours, one table top, one room light, one phone), as a player's photos
+are; without it every scene is a new table, new dice and a new light.
 
 Writes ``DIR/domain.json`` first, then ``DIR/NNNNN.jpg`` and, after it, ``DIR/NNNNN.json`` per scene
 (NNNNN = the scene index), the domain-directory format of docs/vision-pbr.md.  Scenes whose .json
@@ -10,6 +15,7 @@ exists are skipped, so a stopped run resumes.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 
@@ -21,12 +27,18 @@ from . import geometry as g
 def _render(args: argparse.Namespace) -> int:
     from . import render   # imports pyluxcore: only here
 
-    return render_sampled(args, "lux", f"luxcorerender {render.luxcore_version()} PATHCPU", g.sample_scene,
+    sample, name = g.sample_scene, "lux"
+    if args.table is not None:
+        table = g.sample_table(args.table, hard=args.hard)
+        sample, name = functools.partial(g.sample_scene, table=table), f"lux-table-{args.table}"
+    return render_sampled(args, name, f"luxcorerender {render.luxcore_version()} PATHCPU", sample,
                           lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp, threads=args.threads))
 
 
 def _options(r: argparse.ArgumentParser) -> None:
     add_path_tracer_options(r, default_spp=24)
+    r.add_argument("--table", type=int, default=None, metavar="T",
+                   help="every scene a photo of one table (its dice, top, light and phone drawn from T)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -312,9 +312,84 @@ def sample_die(rng: np.random.Generator, colour: str, half: float, exponent: flo
     }
 
 
-def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480") -> dict[str, Any]:
-    """Every random choice of one scene (a plain dict: JSON-able except numpy arrays)."""
+# --- a table: one box of dice, one place, one phone (``--table``) -----------------------------------------
+# Other tables' shades of the five game colours (sRGB), none of them an anchor of ``PALETTES``: a
+# table's box is ONE of them per colour, so a table's dice may wear shades the model never saw.
+TABLE_SHADES: dict[str, list[tuple[int, int, int]]] = {
+    "red": [(238, 104, 84), (168, 22, 52), (160, 52, 40), (212, 42, 84), (236, 74, 34)],
+    "yellow": [(216, 172, 44), (244, 238, 112), (240, 160, 24), (230, 202, 112), (200, 150, 52)],
+    "purple": [(172, 142, 212), (122, 72, 202), (160, 42, 142), (100, 42, 92), (92, 62, 162)],
+    "blue": [(32, 42, 112), (112, 172, 230), (32, 72, 202), (72, 112, 162), (42, 152, 202)],
+    "green": [(162, 210, 62), (122, 202, 152), (32, 92, 52), (32, 132, 102), (102, 132, 42)],
+}
+
+
+def sample_table(table_seed: int, hard: bool = False) -> dict[str, Any]:
+    """One table (``--table SEED``): what stays the same from photo to photo of one person's game —
+    the box of dice (one shade per game colour, one pip paint and style, one material, one size
+    and rounding), the table top, the room's key light and the phone (field of view, the way it is
+    held, its tone curve and denoiser).  Drawn from ``default_rng([table_seed, 7])``; a scene of
+    the table varies the dice, their places and values, and the light and camera a little
+    (``sample_scene(..., table=)``)."""
+    rng = np.random.default_rng([int(table_seed), 7])
+    shades = {}
+    for fam, opts in TABLE_SHADES.items():
+        lin = srgb_to_linear(np.asarray(opts[int(rng.integers(0, len(opts)))], np.float64) / 255.0)
+        lin = lin * rng.uniform(0.9, 1.1) * rng.uniform(0.96, 1.04, 3)
+        shades[fam] = [float(v) for v in linear_to_srgb(lin)]
+    # pip paint per colour: white, cream or black (a coloured die with black pips is "other" to the
+    # shipped model, which learned other games' dice that way: only the table can say it is its own)
+    paints = {"white": [float(rng.uniform(0.9, 0.99))] * 3, "cream": [0.96, 0.92, 0.8], "black": [0.05, 0.05, 0.06]}
+    pips = {fam: paints[str(rng.choice(list(paints), p=[0.5, 0.15, 0.35]))] for fam in TABLE_SHADES}
+    dice = {"shades": shades, "pips": pips,
+            "pip_style": str(rng.choice(["dimple", "print", "engraved", "ring"], p=[0.55, 0.25, 0.08, 0.12])),
+            "pip_radius": float(rng.uniform(0.13, 0.25)), "pip_spacing": float(rng.uniform(0.42, 0.6)),
+            "material": str(rng.choice(["glossy", "disney", "coated"], p=[0.45, 0.35, 0.2])),
+            "roughness": float(rng.uniform(0.04, 0.5)), "specular": float(rng.uniform(0.02, 0.08)),
+            "bump": float(rng.uniform(0.4, 1.0)),
+            "half": float(rng.uniform(0.007, 0.0105)), "exponent": float(rng.uniform(5.0, 16.0))}
+    top = {"kind": str(rng.choice(TABLES)), "scale": float(rng.uniform(0.02, 0.3)),
+           "rgb1": [float(v) for v in rng.uniform(0.1, 0.85, 3)], "rgb2": [float(v) for v in rng.uniform(0.05, 0.8, 3)],
+           "roughness": float(rng.uniform(0.2, 0.9)), "gloss": bool(rng.random() < 0.35),
+           "texture_seed": int(rng.integers(0, 2**31))}
+    if top["kind"] == "wood":
+        base = np.array([0.55, 0.36, 0.2]) * rng.uniform(0.5, 1.3)
+        top["rgb1"], top["rgb2"] = [float(v) for v in np.clip(base, 0, 1)], [float(v) for v in np.clip(base * 0.6, 0, 1)]
+    light = {"kind": str(rng.choice(["sphere", "spot", "area", "sun"], p=[0.35, 0.2, 0.3, 0.15])),
+             "kelvin": float(rng.choice(KELVIN)), "elevation": float(rng.uniform(35, 80)),
+             "azimuth": float(rng.uniform(0, 2 * math.pi)), "distance": float(rng.uniform(0.4, 1.4)),
+             "size": float(rng.uniform(0.02, 0.3)), "cone": float(rng.uniform(30, 60)),
+             "fill": bool(rng.random() < 0.5)}
+    phone = {"fov": float(rng.uniform(50.0, 72.0)),
+             "tilt": float(rng.uniform(44.0, 60.0)) if hard else float(rng.uniform(0.0, 40.0)),
+             "die_px": float(rng.uniform(40.0, 80.0)),
+             "curve": str(rng.choice(list(CURVES), p=[0.35, 0.15, 0.3, 0.2])), "denoise": bool(rng.random() < 0.5),
+             "jpeg": int(rng.integers(75, 96))}
+    return {"seed": int(table_seed), "hard": bool(hard), "dice": dice, "top": top, "light": light, "phone": phone}
+
+
+def _table_die(die: dict[str, Any], table: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """A game die of the table's box (an "other" die stays as drawn: another game's die on the table)."""
+    if die["colour"] == "other":
+        return die
+    look = table["dice"]
+    lin = srgb_to_linear(np.asarray(look["shades"][die["colour"]])) * rng.uniform(0.97, 1.03, 3)
+    die.update({k: look[k] for k in ("pip_style", "pip_radius", "pip_spacing", "material", "roughness",
+                                     "specular", "bump", "exponent")})
+    die["pip_rgb"] = list(look["pips"][die["colour"]])
+    die["body"] = [float(v) for v in linear_to_srgb(lin)]
+    die["half"] = look["half"] * float(rng.uniform(0.99, 1.01))
+    return die
+
+
+def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480",
+                 table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every random choice of one scene (a plain dict: JSON-able except numpy arrays).  With ``table``
+    (``sample_table``) the scene is a photo of that table: its dice, table top, key light and phone,
+    the light and the camera varied a little; every draw of the scene is still made, so a scene
+    without a table is the same as before tables existed."""
     rng = np.random.default_rng([int(seed), int(index), 4])
+    tbl = table    # the name ``table`` is the scene's table top below, as before tables existed
     size, width, height = _size_of(rng, size)
     half = float(rng.uniform(0.007, 0.0105))                 # 14-21 mm dice
     exponent = float(rng.uniform(5.0, 16.0))                 # edge rounding: low = round
@@ -325,6 +400,12 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     else:
         tilt = float(rng.uniform(0.0, 12.0)) if rng.random() < 0.35 else float(rng.uniform(10.0, 46.0))
     die_px = float(rng.uniform(30.0, 95.0)) * max(width, height) / 640.0
+    if tbl is not None:   # the table's phone, held a little differently each time
+        trng = np.random.default_rng([int(seed), int(index), 5])
+        phone = tbl["phone"]
+        half, exponent, fov = tbl["dice"]["half"], tbl["dice"]["exponent"], phone["fov"]
+        tilt = float(np.clip(phone["tilt"] + trng.normal(0.0, 5.0), 0.0, 66.0))
+        die_px = phone["die_px"] * float(trng.uniform(0.8, 1.25)) * max(width, height) / 640.0
     fl = focal_px(width, fov)
     dist = fl * 2 * half / die_px
     az = float(rng.uniform(0, 2 * math.pi))
@@ -353,6 +434,8 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
         n = int(rng.integers(4, 15))
     else:
         n = 0 if u_ < 0.03 else (int(rng.integers(1, 3)) if u_ < 0.12 else (int(rng.integers(3, 10)) if u_ < 0.88 else int(rng.integers(10, 15))))
+    if tbl is not None:   # a player photographs the dice: a few to a dozen, framed
+        n = int(trng.integers(5, 15)) if hard else int(trng.integers(3, 11))
     colours = [str(rng.choice(list(PALETTES))) for _ in range(n)]
     if n and rng.random() < 0.22:
         for k in rng.choice(n, size=min(n, int(rng.integers(1, 3))), replace=False):
@@ -361,6 +444,8 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
     dice: list[dict[str, Any]] = []
     for colour in colours:
         die = sample_die(rng, colour, half, exponent)
+        if tbl is not None:
+            die = _table_die(die, tbl, trng)
         value = int(rng.integers(1, 7))
         yaw = float(rng.uniform(0, 2 * math.pi))
         lean = (float(rng.normal(0, 0.02)), float(rng.normal(0, 0.02)))
@@ -373,8 +458,9 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
                 xy = np.asarray(other["position"][:2]) + gap * np.array([math.cos(ang), math.sin(ang)])
                 yaw = other["yaw"] + float(rng.normal(0, 0.05))
             else:
-                p = pixel_ray_to_plane(cam, width, height, float(rng.uniform(-0.04, 1.04)) * width,
-                                       float(rng.uniform(-0.04, 1.04)) * height, die["half"])
+                lo, hi = (-0.04, 1.04) if tbl is None else (0.08, 0.92)
+                p = pixel_ray_to_plane(cam, width, height, float(rng.uniform(lo, hi)) * width,
+                                       float(rng.uniform(lo, hi)) * height, die["half"])
                 if p is None:
                     continue
                 xy = p[:2]
@@ -447,6 +533,28 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
             "blur": float(rng.uniform(0.4, 1.3)) if rng.random() < 0.2 else 0.0,
             "motion": float(rng.uniform(2, 6)) if rng.random() < 0.07 else 0.0,
             "jpeg": int(rng.integers(65, 96))}
+    if tbl is not None:
+        top, lt = tbl["top"], tbl["light"]
+        table_top = dict(top)
+        el = math.radians(float(np.clip(lt["elevation"] + trng.normal(0.0, 6.0), 20.0, 88.0)))
+        la = lt["azimuth"] + float(trng.normal(0.0, 0.25))
+        ld = lt["distance"] * float(trng.uniform(0.85, 1.15))
+        lights = [{"kind": lt["kind"], "position": [ld * math.cos(el) * math.cos(la), ld * math.cos(el) * math.sin(la),
+                                                    ld * math.sin(el)],
+                   "rgb": kelvin_rgb(lt["kelvin"]), "power": float(trng.uniform(0.8, 1.3)), "size": lt["size"],
+                   "cone": lt["cone"]}]
+        if lt["fill"]:
+            lights.append({"kind": "sphere", "position": [-ld * math.cos(el) * math.cos(la), -ld * math.cos(el) * math.sin(la),
+                                                          ld * math.sin(el)],
+                           "rgb": kelvin_rgb(lt["kelvin"]), "power": float(trng.uniform(0.15, 0.4)), "size": 0.2,
+                           "cone": 0.0})
+        ambient = [float(v) * float(trng.uniform(0.05, 0.15)) for v in kelvin_rgb(lt["kelvin"])]
+        key_rgb = np.asarray(lights[0]["rgb"])
+        wb = key_rgb * np.exp(trng.normal(0.0, 0.03, 3))
+        post.update(curve=tbl["phone"]["curve"], denoise=tbl["phone"]["denoise"],
+                    white_balance=[float(v) for v in wb / wb.max()], jpeg=tbl["phone"]["jpeg"],
+                    motion=0.0)
+        table = table_top
     return {"seed": int(seed), "index": int(index), "hard": bool(hard), "size": size, "width": width, "height": height,
             "camera": cam, "dice": dice, "distractors": distractors, "table": table, "lights": lights,
             "ambient": ambient, "post": post}
