@@ -1,7 +1,6 @@
 """Reading speed of the dice reader on one core (prints figures; no assertion).
 
     taskset -c 0 python benchmarks/vision_large_photo.py [--runs N] [--json] [--first-pass-only] [--profile DIR]
-                                                         [--baseline tiles|off]
 
 - a 4032x3024 JPEG (quality 90) with 20 small dice (boxes of about 80-125 px, rendered by
   ``visionlab.bench.large``, seed ``SPEED_SEED``), JPEG bytes in, dice out: decoding, both detection
@@ -14,9 +13,7 @@ CPU time of this process beside it (``time.process_time``): on a machine shared 
 the wall time also measures the neighbours, the CPU time much less so. ``--first-pass-only``
 measures with the finer pass off (``ModelConfig.fine_below_px = None``), for comparison;
 ``--profile DIR`` reads with a table profile's adapted classifier (``benchmarks/vision_learn.py`` makes
-one), the issue's "a read with an adapted model" figures. ``--baseline tiles`` (the finer pass on
-2 x 2 tiles, before stop 47) or ``off`` also measures that reader, its reads interleaved with the
-default reader's (A, B, A, B, ...), so that both meet the same neighbours.
+one), the issue's "a read with an adapted model" figures.
 """
 
 from __future__ import annotations
@@ -33,35 +30,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.reader import DiceReader  # noqa: E402
-from vision.model import DiceModel  # noqa: E402
-from visionlab.bench.large import FINE_MODES, SPEED_SEED, bench_large_speed, jpeg_bytes, large_scene  # noqa: E402
+from visionlab.bench.large import bench_large_speed  # noqa: E402
 from visionlab.bench.speed import one_core, speed_scene  # noqa: E402
 
 
 def small_photo_speed(reader: DiceReader, runs: int) -> dict:
     data, n = speed_scene()
-    return interleaved([reader], data, n, "640x480 JPEG, synthetic", runs)[0]
-
-
-def interleaved(readers: list[DiceReader], data: bytes, dice: int, image: str, runs: int) -> list[dict]:
-    """Median wall and CPU ms of each reader on ``data``, one core, the readers' reads taken in turn."""
     with one_core() as pinning:
-        for reader in readers:
-            for _ in range(2):
-                reader.read(data)
-        walls: list[list[float]] = [[] for _ in readers]
-        cpus: list[list[float]] = [[] for _ in readers]
-        found = [0] * len(readers)
+        for _ in range(2):
+            reader.read(data)
+        walls, cpus = [], []
         for _ in range(runs):
-            for k, reader in enumerate(readers):
-                t0, c0 = time.perf_counter(), time.process_time()
-                result = reader.read(data)
-                walls[k].append((time.perf_counter() - t0) * 1000.0)
-                cpus[k].append((time.process_time() - c0) * 1000.0)
-                found[k] = len(result.dice)
-    return [{"image": image, "dice_in_scene": dice, "dice_read": found[k], "runs": runs,
-             "median_ms": round(statistics.median(walls[k]), 1), "median_cpu_ms": round(statistics.median(cpus[k]), 1),
-             "cpu": pinning} for k in range(len(readers))]
+            t0, c0 = time.perf_counter(), time.process_time()
+            result = reader.read(data)
+            walls.append((time.perf_counter() - t0) * 1000.0)
+            cpus.append((time.process_time() - c0) * 1000.0)
+    return {"image": "640x480 JPEG, synthetic", "dice_in_scene": n, "dice_read": len(result.dice), "runs": runs,
+            "median_ms": round(statistics.median(walls), 1), "median_cpu_ms": round(statistics.median(cpus), 1),
+            "cpu": pinning}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,8 +56,6 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first-pass-only", action="store_true", help="the finer pass off, for comparison")
     p.add_argument("--profile", type=Path, default=None,
                    help="read with this table profile's adapted classifier (python -m vision learn)")
-    p.add_argument("--baseline", choices=["tiles", "off"], default=None,
-                   help="also measure the finer pass on 2 x 2 tiles (before stop 47) or off, reads interleaved")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.runs < 1:
@@ -90,29 +74,16 @@ def main(argv: list[str] | None = None) -> int:
         classifier = "shipped"
     if args.first_pass_only:
         reader.model.config = replace(reader.model.config, fine_below_px=None)
-    if args.baseline is None:
-        figures = {"large": bench_large_speed(reader, args.runs), "small": small_photo_speed(reader, args.runs)}
-    else:
-        other = DiceReader(DiceModel(reader.model.detector, reader.model.classifier,
-                                     replace(reader.model.config, **FINE_MODES[args.baseline])),
-                           config=reader.config, limits=reader.limits)
-        img, truths = large_scene(SPEED_SEED, 0, 20, 20, size=(4032, 3024))
-        large = interleaved([reader, other], jpeg_bytes(img), len(truths), "4032x3024 JPEG, synthetic", args.runs)
-        data, n = speed_scene()
-        small = interleaved([reader, other], data, n, "640x480 JPEG, synthetic", args.runs)
-        figures = {"large": large[0], "small": small[0], "baseline": args.baseline,
-                   "baseline_large": large[1], "baseline_small": small[1]}
-    figures.update({"finer_pass": not args.first_pass_only, "classifier": classifier,
-                    "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None})
+    figures = {"large": bench_large_speed(reader, args.runs), "small": small_photo_speed(reader, args.runs),
+               "finer_pass": not args.first_pass_only,
+               "classifier": classifier,
+               "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
     if args.json:
         print(json.dumps(figures))
         return 0
-    for key in ("large", "small", "baseline_large", "baseline_small"):
-        f = figures.get(key)
-        if f is None:
-            continue
-        who = f"baseline ({args.baseline}): " if key.startswith("baseline") else ""
-        print(f"{who}{f['image']} with {f['dice_in_scene']} dice ({f['dice_read']} read): median {f['median_ms']:.1f} ms "
+    for key in ("large", "small"):
+        f = figures[key]
+        print(f"{f['image']} with {f['dice_in_scene']} dice ({f['dice_read']} read): median {f['median_ms']:.1f} ms "
               f"({f['median_cpu_ms']:.1f} ms of CPU), {f['runs']} runs, one thread, {f['cpu']}")
     la = figures["load_average"]
     print(f"classifier: {figures['classifier']}; finer pass {'on' if figures['finer_pass'] else 'off'}; machine load average "

@@ -110,16 +110,6 @@ class ModelConfig:
     fine_min_gain: float = 1.5
     fine_max_tiles: int = 4
     fine_overlap_px: int = 64
-    # Windows (stop 47): with ``fine_window_px`` the finer pass looks only around the first pass's
-    # heatmap peaks of ``fine_guide`` or more (far below a candidate's ``peak_threshold``: a die too
-    # small for the first pass still warms its cells), except those of candidates the first pass
-    # sees large enough: a window of that side (finer-view px) around each, at most
-    # ``fine_max_windows`` of them, packed side by side into detector inputs; the finer view is at
-    # most ``fine_max_gain`` times the first pass's scale (instead of the tile budget). None = tiles.
-    fine_window_px: int | None = None
-    fine_guide: float = 0.02
-    fine_max_gain: float = 2.7
-    fine_max_windows: int = 60
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -144,10 +134,6 @@ class ModelConfig:
             raise ValueError("fine_target_px must be > 0, fine_min_gain > 1 and fine_max_first_scale in (0, 1]")
         if self.fine_max_tiles < 1 or self.fine_overlap_px < 0:
             raise ValueError("fine_max_tiles must be >= 1 and fine_overlap_px >= 0")
-        if self.fine_window_px is not None and self.fine_window_px < 8:
-            raise ValueError(f"fine_window_px must be >= 8 or None, not {self.fine_window_px!r}")
-        if not 0 < self.fine_guide <= 1 or not self.fine_max_gain > 1 or self.fine_max_windows < 1:
-            raise ValueError("fine_guide must be in (0, 1], fine_max_gain > 1 and fine_max_windows >= 1")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -413,11 +399,8 @@ class DiceModel:
         return cls(runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
 
     # --- steps
-    def _run_detector(self, canvas: np.ndarray, maps: dict | None = None
-                      ) -> list[tuple[tuple[float, float, float, float], float]]:
+    def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
-        if maps is not None:
-            maps.update(out)
         return decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, self.config)
 
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
@@ -425,8 +408,7 @@ class DiceModel:
         (with the finer pass's candidates where it runs: ``fine_plan``)."""
         cfg = self.config
         canvas, lb = letterbox(image, self.input_size, cfg.pad_value)
-        maps: dict = {}
-        dets = self._run_detector(canvas, maps)
+        dets = self._run_detector(canvas)
         boxes = [lb.to_original(b) for b, _ in dets]
         scores = [s for _, s in dets]
         H, W = image.shape[:2]
@@ -434,9 +416,7 @@ class DiceModel:
         plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
                                      for b, s in dets if s >= floor])
         if plan is not None:
-            fine = (self._detect_fine(image, *plan) if cfg.fine_window_px is None
-                    else self._detect_windows(image, plan[0], self.fine_windows(W, H, plan[0], maps, lb)))
-            for box, score in fine:
+            for box, score in self._detect_fine(image, *plan):
                 if score >= floor:   # the rest could never be kept; fewer boxes make NMS cheaper
                     boxes.append(box)
                     scores.append(score)
@@ -466,9 +446,7 @@ class DiceModel:
             ny = cfg.fine_max_tiles // nx
             best = max(best, min((nx * tw - (nx - 1) * ov) / width, (ny * th - (ny - 1) * ov) / height))
         scale = min(best, 1.0)
-        if cfg.fine_window_px is not None:    # windows: their count, not the scale, sets the cost
-            scale = min(first * cfg.fine_max_gain, 1.0)
-        elif smallest is not None and smallest > 0:
+        if smallest is not None and smallest > 0:
             scale = min(scale, first * cfg.fine_target_px / smallest)
         if scale < first * cfg.fine_min_gain:
             return None
@@ -503,75 +481,6 @@ class DiceModel:
                             or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
                         continue   # cut by a tile edge inside the image
                     out.append((lb.to_original((bx, by, bw, bh)), score))
-        return out
-
-    def fine_windows(self, width: int, height: int, scale: float, maps: dict, first: Letterbox
-                     ) -> list[tuple[float, float]]:
-        """The centres (original px) of the finer pass's windows over a ``width`` x ``height`` image
-        seen at ``scale``: one at each peak of the first pass's heatmap (``maps``, its letterbox
-        ``first``) of ``fine_guide`` or more, strongest first, except a peak within a quarter window
-        of an earlier window's centre; at most ``fine_max_windows``."""
-        cfg = self.config
-        tw, th = self.input_size
-        hm = np.asarray(maps["heatmap"], np.float32).reshape(np.shape(maps["heatmap"])[-2:])
-        gh, gw = hm.shape
-        k = cfg.peak_window
-        ys, xs = np.nonzero((hm >= cv2.dilate(hm, np.ones((k, k), np.uint8))) & (hm >= cfg.fine_guide))
-        off = np.asarray(maps["offset"], np.float32).reshape(2, gh, gw)[:, ys, xs]
-        cx = ((xs + off[0]) * (tw / gw) - first.pad_x) / first.sx
-        cy = ((ys + off[1]) * (th / gh) - first.pad_y) / first.sy
-        near = (cfg.fine_window_px or 0) / 4 / scale
-        out: list[tuple[float, float]] = []
-        for i in np.argsort(-hm[ys, xs], kind="stable"):
-            if not (0 <= cx[i] < width and 0 <= cy[i] < height):      # the letterbox's padding
-                continue
-            if any(abs(cx[i] - x) <= near and abs(cy[i] - y) <= near for x, y in out):
-                continue
-            out.append((float(cx[i]), float(cy[i])))
-            if len(out) >= cfg.fine_max_windows:
-                break
-        return out
-
-    def _detect_windows(self, image: np.ndarray, scale: float, centres: Sequence[tuple[float, float]]
-                        ) -> list[tuple[tuple[float, float, float, float], float]]:
-        """The finer pass on windows (``fine_windows``): the square of side ``fine_window_px`` /
-        ``scale`` around each centre (shifted inside the image), resized to ``fine_window_px``, the
-        windows packed side by side into detector inputs; a candidate counts for the window its
-        centre lies in, unless it touches that window's edge inside the image (another window, or
-        the first pass, shows it whole). Candidates in original pixels."""
-        cfg = self.config
-        H, W = image.shape[:2]
-        side = int(cfg.fine_window_px or 0)
-        tw, th = self.input_size
-        cols, rows = max(1, tw // side), max(1, th // side)
-        n = max(1, int(round(side / scale)))                  # a window's side in the image
-        out = []
-        for start in range(0, len(centres), cols * rows):
-            chunk = centres[start:start + cols * rows]
-            canvas = np.full((th, tw, 3), cfg.pad_value, np.uint8)
-            places = []
-            for j, (cx, cy) in enumerate(chunk):
-                x0 = int(min(max(round(cx - n / 2), 0), max(0, W - n)))
-                y0 = int(min(max(round(cy - n / 2), 0), max(0, H - n)))
-                part = image[y0:y0 + n, x0:x0 + n]
-                ih, iw = part.shape[:2]
-                pw, ph = min(side, max(1, round(iw * side / n))), min(side, max(1, round(ih * side / n)))
-                interp = cv2.INTER_AREA if pw < iw * LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
-                c0, r0 = (j % cols) * side, (j // cols) * side
-                canvas[r0:r0 + ph, c0:c0 + pw] = cv2.resize(part, (pw, ph), interpolation=interp)
-                places.append((x0, y0, iw, ih, pw, ph))
-            for (bx, by, bw, bh), score in self._run_detector(canvas):
-                col, row = int((bx + bw / 2) // side), int((by + bh / 2) // side)
-                j = row * cols + col
-                if col >= cols or row >= rows or j >= len(chunk):
-                    continue
-                x0, y0, iw, ih, pw, ph = places[j]
-                lx, ly = bx - col * side, by - row * side
-                if ((x0 > 0 and lx <= 1) or (y0 > 0 and ly <= 1)
-                        or (x0 + iw < W and lx + bw >= pw - 1) or (y0 + ih < H and ly + bh >= ph - 1)):
-                    continue   # cut by the window's edge inside the image
-                kx, ky = iw / pw, ih / ph
-                out.append(((x0 + lx * kx, y0 + ly * ky, bw * kx, bh * ky), score))
         return out
 
     def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]],

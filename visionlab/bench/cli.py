@@ -11,8 +11,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from vision.cli import CliError, ReaderFactory, add_common_options, default_reader_factory
 
-from .large import (FINE_MODES, LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_RANDOM_DOMAIN, LARGE_SEED, bench_large,
-                    bench_large_speed, bench_real_mosaics, format_by_size, set_fine_mode)
+from .large import (LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_RANDOM_DOMAIN, LARGE_SEED, bench_large, bench_large_speed,
+                    bench_real_mosaics, format_by_size)
 from .report import format_domains, format_table
 from .sets import (DEFAULT_COUNT, DEFAULT_REAL, DEFAULT_SIZES, DOMAIN_ROOT, HELD_OUT_SEED, SYNTH_RANDOM,
                    bench_domain_dir, bench_real, bench_synth_random, bench_synthetic, domain_dirs, real_splits,
@@ -42,9 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--large-random", type=int, default=0, metavar="N",
                    help=f"also read N photos of {LARGE_RANDOM_DOMAIN} (the large-photo domain in the random style, "
                         "other games' dice in 30 %% of them; 0: no)")
-    p.add_argument("--fine", choices=sorted(FINE_MODES), default=None,
-                   help="measure with this finer pass for small dice (windows: the default from stop 47; "
-                        "tiles: 2 x 2 tiles, before it; off: the first pass only), for comparison")
     p.add_argument("--real-mosaic", type=int, default=0, metavar="K",
                    help="also read the real photos as K x K mosaics (real dice K times smaller; 0: no)")
     p.add_argument("--large-speed-runs", type=int, default=None,
@@ -87,12 +84,9 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
         if v is not None and v < 0:
             raise CliError(f"error: {flag} must be >= 0")
     reader = factory(args, None)  # no calibration: the benchmark measures the model
-    if getattr(args, "fine", None):
-        set_fine_mode(reader, args.fine)
     cfg = getattr(reader, "config", None)
     pip_on = cfg is not None and cfg.pip_confirm_from is not None
-    report: dict[str, Any] = {"backend": args.backend, "pip_check": pip_on, "unsure_below": reader_threshold(reader),
-                              "fine": getattr(args, "fine", None) or "default"}
+    report: dict[str, Any] = {"backend": args.backend, "pip_check": pip_on, "unsure_below": reader_threshold(reader)}
     if count:
         err.write(f"rendering and reading {count} held-out synthetic scenes (seed {seed}, sizes {sizes})...\n")
         report["synthetic"] = bench_synthetic(reader, count, seed, sizes, progress=err)

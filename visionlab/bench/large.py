@@ -110,16 +110,6 @@ def bench_large(reader: Any, count: int, seed: int = LARGE_SEED, progress: TextI
     return out
 
 
-#: ``bench --fine``: the finer pass to measure with (ModelConfig overrides), for comparison
-FINE_MODES = {"windows": {"fine_window_px": 96}, "tiles": {"fine_window_px": None}, "off": {"fine_below_px": None}}
-
-
-def set_fine_mode(reader: Any, mode: str) -> None:
-    """Make ``reader`` (a DiceReader) read with the finer pass ``mode`` of ``FINE_MODES``."""
-    model = reader.model
-    model.config = replace(model.config, **FINE_MODES[mode])
-
-
 def by_size(summary: dict[str, Any]) -> list[tuple[str, int, float | None]]:
     """[(bin label, dice, recall)] of a set's summary, smallest bin first (bins with dice only)."""
     groups = summary.get("by_size") or {}
