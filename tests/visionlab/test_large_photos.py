@@ -12,8 +12,8 @@ import pytest
 
 from vision.reader import DiceReader
 from visionlab.bench import main
-from visionlab.bench.large import (LARGE_DOMAIN, bench_large, by_size, format_by_size, large_scene,
-                                   size_label, size_labels)
+from visionlab.bench.large import (LARGE_DOMAIN, LARGE_RANDOM_DOMAIN, bench_large, by_size, format_by_size,
+                                   large_scene, size_label, size_labels)
 from visionlab.bench.scoring import Tally, match_by_centre_distance, score_synthetic_image
 
 
@@ -103,6 +103,40 @@ def test_bench_options_for_the_large_domain() -> None:
         assert (LARGE_DOMAIN in report["domains"]) is present
         if present:
             assert report["domains"][LARGE_DOMAIN]["images"] == 1 and report["domains"][LARGE_DOMAIN]["by_size"]
+
+
+def test_the_large_scenes_in_the_random_style() -> None:
+    # the classic domain's scenes stay what they were; the random style is another look of the same draw
+    classic, truths = large_scene(5, 0, 4, 6, size=(640, 480), die_share=(0.06, 0.08))
+    again, _ = large_scene(5, 0, 4, 6, size=(640, 480), die_share=(0.06, 0.08), style="classic")
+    assert np.array_equal(classic, again) and truths
+    random, _ = large_scene(5, 0, 4, 6, size=(640, 480), die_share=(0.06, 0.08), style="random")
+    assert random.shape == classic.shape and not np.array_equal(random, classic)
+    empty, none = large_scene(5, 1, 0, 0, size=(640, 480), distractor_rate=1.0)
+    assert none == [] and empty.shape == (480, 640, 3)
+    with pytest.raises(ValueError):
+        large_scene(5, 0, size=(640, 480), style="glossy")
+
+
+def test_bench_option_for_the_large_domain_in_the_random_style() -> None:
+    import json
+
+    from vision_testutil import FakeDiceModel
+
+    def run(*flags):
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["--synthetic-count", "0", "--no-real", "--speed-runs", "0", "--large-count", "0", *flags],
+                    reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+        return code, out.getvalue(), err.getvalue()
+
+    code, _, err = run("--large-random", "-1")
+    assert code == 2 and "--large-random must be >= 0" in err
+    code, out, _ = run("--json")
+    assert code == 0 and LARGE_RANDOM_DOMAIN not in json.loads(out)["domains"]
+    code, out, _ = run("--large-random", "1", "--json")
+    domains = json.loads(out)["domains"]
+    assert code == 0 and domains[LARGE_RANDOM_DOMAIN]["images"] == 1 and LARGE_DOMAIN not in domains
+    assert domains[LARGE_RANDOM_DOMAIN]["dice"] >= 8 and "random" in domains[LARGE_RANDOM_DOMAIN]["source"]
 
 
 def test_real_photos_as_mosaics(tmp_path) -> None:

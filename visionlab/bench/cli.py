@@ -11,8 +11,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from vision.cli import CliError, ReaderFactory, add_common_options, default_reader_factory
 
-from .large import (LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_SEED, bench_large, bench_large_speed, bench_real_mosaics,
-                    format_by_size)
+from .large import (LARGE_DEFAULT_COUNT, LARGE_DOMAIN, LARGE_RANDOM_DOMAIN, LARGE_SEED, bench_large, bench_large_speed,
+                    bench_real_mosaics, format_by_size)
 from .report import format_domains, format_table
 from .sets import (DEFAULT_COUNT, DEFAULT_REAL, DEFAULT_SIZES, DOMAIN_ROOT, HELD_OUT_SEED, SYNTH_RANDOM,
                    bench_domain_dir, bench_real, bench_synth_random, bench_synthetic, domain_dirs, real_splits,
@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--large-count", type=int, default=None,
                    help=f"photos of the large-photo domain {LARGE_DOMAIN} (12 MP, small dice; default "
                         f"{LARGE_DEFAULT_COUNT}, at most --synthetic-count; 0 skips it)")
+    p.add_argument("--large-random", type=int, default=0, metavar="N",
+                   help=f"also read N photos of {LARGE_RANDOM_DOMAIN} (the large-photo domain in the random style, "
+                        "other games' dice in 30 %% of them; 0: no)")
     p.add_argument("--real-mosaic", type=int, default=0, metavar="K",
                    help="also read the real photos as K x K mosaics (real dice K times smaller; 0: no)")
     p.add_argument("--large-speed-runs", type=int, default=None,
@@ -76,7 +79,8 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
     sizes = getattr(args, "sizes", None) or DEFAULT_SIZES
     large_runs = min(runs, 10) if getattr(args, "large_speed_runs", None) is None else args.large_speed_runs
     for flag, v in (("--large-count", getattr(args, "large_count", None)), ("--large-speed-runs", large_runs),
-                    ("--real-mosaic", getattr(args, "real_mosaic", 0))):
+                    ("--real-mosaic", getattr(args, "real_mosaic", 0)),
+                    ("--large-random", getattr(args, "large_random", 0))):
         if v is not None and v < 0:
             raise CliError(f"error: {flag} must be >= 0")
     reader = factory(args, None)  # no calibration: the benchmark measures the model
@@ -138,6 +142,9 @@ def run_domains(args: argparse.Namespace, reader: Any, report: dict[str, Any], c
     if large:
         err.write(f"rendering and reading {large} large photos with small dice (seed {LARGE_SEED})...\n")
         domains[LARGE_DOMAIN] = bench_large(reader, large, progress=err)
+    if getattr(args, "large_random", 0):
+        err.write(f"rendering and reading {args.large_random} large photos in the random style (seed {LARGE_SEED})...\n")
+        domains[LARGE_RANDOM_DOMAIN] = bench_large(reader, args.large_random, progress=err, style="random")
     folders = dict(domain_dirs(getattr(args, "domain_root", None) or DOMAIN_ROOT))
     for extra in getattr(args, "domain_dir", None) or []:
         if not (Path(extra) / "domain.json").is_file():

@@ -27,6 +27,7 @@ import numpy as np
 
 LARGE_SEED = 383940          # not a training or tuning seed (docs/vision-model.md, models/training.json)
 LARGE_DOMAIN = "synth-large-12mp"
+LARGE_RANDOM_DOMAIN = "synth-large-12mp-random"   # the same photos' settings in the random style (stop 47)
 LARGE_DEFAULT_COUNT = 12     # scenes read by default (fewer when --synthetic-count is smaller)
 LARGE_SIZES = ((4032, 3024), (4032, 3024), (3024, 4032), (4000, 3000))
 #: the die side as a share of the photo's long side: boxes of about 90..220 px at 4032 (a box is
@@ -56,15 +57,25 @@ def size_labels() -> list[str]:
 
 def large_scene(seed: int, index: int, min_dice: int = 12, max_dice: int = 20,
                 size: tuple[int, int] | None = None,
-                die_share: tuple[float, float] = LARGE_DIE_SHARE) -> tuple[np.ndarray, list[Any]]:
+                die_share: tuple[float, float] = LARGE_DIE_SHARE, style: str = "classic",
+                distractor_rate: float | None = None) -> tuple[np.ndarray, list[Any]]:
     """Scene ``index`` of the large-photo domain ``seed``: (BGR image, ground truth); ``size`` and
-    ``die_share`` (the die's side as a share of the long side) override the domain's."""
+    ``die_share`` (the die's side as a share of the long side) override the domain's. ``style``
+    "random": the renderer's random style with other games' dice in 30 % of the scenes (its
+    default share; the classic domain has none), as docs/vision.md's "random style at phone sizes"
+    figures; ``distractor_rate``: the chance of pip-less cubes (default the renderer's)."""
     from visionlab.render.synth import SceneOptions, render_scene
 
     rng = np.random.default_rng([seed, index])
     w, h = size or LARGE_SIZES[int(rng.integers(len(LARGE_SIZES)))]
     opts = replace(SceneOptions(), width=w, height=h, min_dice=min_dice, max_dice=max_dice,
                    die_px=die_share, other_share=0.0, steep_share=0.0, touching_rate=0.1)
+    if style == "random":
+        opts = replace(opts, style="random", other_share=SceneOptions().other_share)
+    elif style != "classic":
+        raise ValueError(f"style must be 'classic' or 'random', not {style!r}")
+    if distractor_rate is not None:
+        opts = replace(opts, distractor_rate=distractor_rate)
     return render_scene(rng, opts)
 
 
@@ -75,22 +86,27 @@ def jpeg_bytes(image: np.ndarray, quality: int = 90) -> bytes:
     return buf.tobytes()
 
 
-def bench_large(reader: Any, count: int, seed: int = LARGE_SEED, progress: TextIO | None = None) -> dict[str, Any]:
-    """The large-photo domain's figures (the domain matching, ``match_by_centre_distance``)."""
+def bench_large(reader: Any, count: int, seed: int = LARGE_SEED, progress: TextIO | None = None,
+                style: str = "classic") -> dict[str, Any]:
+    """The large-photo domain's figures (the domain matching, ``match_by_centre_distance``);
+    ``style`` "random": the domain ``LARGE_RANDOM_DOMAIN`` (``large_scene``)."""
     from .scoring import match_by_centre_distance
     from .sets import _tally_scenes
 
+    name = LARGE_DOMAIN if style == "classic" else LARGE_RANDOM_DOMAIN
+
     def scenes():
         for i in range(count):
-            img, truths = large_scene(seed, i)
+            img, truths = large_scene(seed, i, style=style)
             yield jpeg_bytes(img), truths, f"large seed {seed} scene {i}"
             if progress is not None:
-                progress.write(f"  {LARGE_DOMAIN} {i + 1}/{count}\n")
+                progress.write(f"  {name} {i + 1}/{count}\n")
                 progress.flush()
 
-    tally = _tally_scenes(reader, scenes(), count, LARGE_DOMAIN, match_by_centre_distance, None)
+    tally = _tally_scenes(reader, scenes(), count, name, match_by_centre_distance, None)
     out = tally.summary(with_colour=True)
-    out.update({"source": f"vision.synth at phone sizes, dice of about 90-220 px, seed {seed}"})
+    out.update({"source": f"vision.synth{' style random' if style == 'random' else ''} at phone sizes, "
+                          f"dice of about 90-220 px, seed {seed}"})
     return out
 
 
