@@ -3,7 +3,10 @@ trained on). Pure; no torch. docs/vision.md, "The table profile" states the rule
 
 * ``GRID`` is the shipped calibration's grid (models/README.md, rule 1) with 0.99 added;
 * with at least ``MIN_HELD_BACK`` held-back dice that can be sure: the smallest grid value whose
-  sure reads on them are at most ``MAX_WRONG_SHARE`` wrong;
+  sure reads on them are at most ``MAX_WRONG_SHARE`` wrong, never under the shipped threshold
+  (``SHIPPED``) while they are fewer than ``BELOW_SHIPPED_FROM`` (no wrong read in n bounds the
+  error rate at 3/n with 95 % confidence: under 1 % takes 300; the shipped 0.85 was set on 2 775
+  dice; stop 47, docs/vision-history.md);
 * with fewer: the larger of ``SMALL_FLOOR`` (0.90, one grid step above the shipped 0.85: an
   adapted model known from a few dice is not trusted as far as the shipped one; 0.85 until stop 38)
   and the smallest grid value with NO wrong sure read on them (none in 39 instead of 1 in 100);
@@ -14,8 +17,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from vision.config import DEFAULT_READER
+
 GRID = (0.80, 0.85, 0.88, 0.90, 0.92, 0.95, 0.97, 0.98, 0.99)
 MIN_HELD_BACK = 40
+SHIPPED = DEFAULT_READER.unsure_below  # the shipped reader's threshold, 0.85 (models/README.md)
+BELOW_SHIPPED_FROM = 300  # held-back dice that can be sure before the threshold may go under SHIPPED
 MAX_WRONG_SHARE = 0.01
 SMALL_FLOOR = 0.90
 NO_EVIDENCE = 0.92
@@ -36,6 +43,8 @@ def choose_threshold(reads: Sequence[tuple[float, bool]]) -> tuple[float, str]:
         return NO_EVIDENCE, f"no held-back dice that can be sure: {NO_EVIDENCE}"
     if n >= MIN_HELD_BACK:
         for t in GRID:
+            if t < SHIPPED and n < BELOW_SHIPPED_FROM:
+                continue
             sure, wrong = sure_counts(reads, t)
             if wrong <= MAX_WRONG_SHARE * sure:
                 return t, f"{n} held-back dice: {t} is the first grid value with sure reads <= 1 % wrong ({wrong} of {sure})"

@@ -17,6 +17,8 @@ def test_a_domain_confirmation_is_every_wholly_framed_die():
     line = confirmation({"image": Path("a.jpg"), "truths": truths}, "domain", None)
     assert line == {"image": str(Path("a.jpg").resolve()), "dice": [{"box": [1, 2, 30, 30], "value": 3, "colour": "red"},
                                                                    {"box": [50, 2, 30, 30], "value": 5, "colour": "other"}]}
+    line = confirmation({"image": Path("a.jpg"), "truths": truths}, "domain", None, values_only=True)
+    assert [d["colour"] for d in line["dice"]] == [None, None] and [d["value"] for d in line["dice"]] == [3, 5]
 
 
 def test_a_real_confirmation_takes_the_readers_boxes_and_the_labels_values(tmp_path):
@@ -45,4 +47,5 @@ def test_the_table_and_the_options():
     assert "| 0.88 (not adopted: an earlier learn's model) |" in text
     assert "| 0.85 (not adopted: the shipped model) |" in text
     args = build_parser().parse_args(["--adapt", "--adapt-ks", "0", "10", "--adapt-trained"])
-    assert args.adapt and args.adapt_ks == [0, 10] and args.adapt_trained
+    assert args.adapt and args.adapt_ks == [0, 10] and args.adapt_trained and not args.adapt_values_only
+    assert build_parser().parse_args(["--adapt", "--adapt-values-only"]).adapt_values_only

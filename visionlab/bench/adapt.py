@@ -48,10 +48,12 @@ def real_items(pairs: Sequence[tuple[Path, Path]]) -> list[dict[str, Any]]:
     return [{"image": img, "labels": lab} for img, lab in pairs]
 
 
-def confirmation(item: dict[str, Any], kind: str, shipped: Any) -> dict[str, Any]:
-    """The labels line a player's confirmation of this photo gives (module doc)."""
+def confirmation(item: dict[str, Any], kind: str, shipped: Any, values_only: bool = False) -> dict[str, Any]:
+    """The labels line a player's confirmation of this photo gives (module doc); ``values_only``:
+    the player confirms the values alone (every colour null), as the maintainers' second check
+    does ("50 photos confirmed with values only")."""
     if kind == "domain":
-        dice = [{"box": [round(v, 2) for v in t.box], "value": t.value, "colour": t.colour}
+        dice = [{"box": [round(v, 2) for v in t.box], "value": t.value, "colour": None if values_only else t.colour}
                 for t in item["truths"] if not t.partial]
         return {"image": str(Path(item["image"]).resolve()), "dice": dice}  # the labels file is elsewhere
     result = shipped.read(item["image"])
@@ -129,7 +131,7 @@ def adapted_reader(profile: Path, backend: str = "auto") -> Any:
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,
-               cache: Path, err: TextIO, steps: int | None = None) -> list[dict[str, Any]]:
+               cache: Path, err: TextIO, steps: int | None = None, values_only: bool = False) -> list[dict[str, Any]]:
     order = np.random.default_rng(POOL_SEED).permutation(len(items))
     pool_n = max(ks)
     # the pool: the first photos of the order with a die to confirm (a photo of no dice teaches nothing)
@@ -137,7 +139,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
     for i in order:
         if len(pool_idx) == pool_n:
             break
-        line = confirmation(items[i], kind, shipped)
+        line = confirmation(items[i], kind, shipped, values_only)
         if line["dice"]:
             pool_idx.append(i)
             labels.append(line)
@@ -238,10 +240,13 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
                 continue
             err.write(f"learning curve of {name} ({len(items)} photos)...\n")
             try:
-                rows = run_domain(name, items, kind, shipped, ks, work, cache, err, getattr(args, "adapt_steps", None))
+                rows = run_domain(name, items, kind, shipped, ks, work, cache, err, getattr(args, "adapt_steps", None),
+                                  values_only=getattr(args, "adapt_values_only", False))
             except ValueError as exc:
                 err.write(f"skipping {name}: {exc}\n")
                 continue
+            if getattr(args, "adapt_values_only", False):
+                note += "; confirmed with values only (every colour null)"
             curves[name] = {"trained_on": was_trained_on(name, trained), "note": note, "rows": rows,
                             "photos": len(items)}
     finally:

@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --adapt: the numbers of confirmed photos (default 0 1 2 5 10 20)")
     p.add_argument("--adapt-steps", type=int, default=None, help="with --adapt: the learner's steps (default its own)")
     p.add_argument("--adapt-trained", action="store_true", help="with --adapt: also the domains the shipped model trained on")
+    p.add_argument("--adapt-values-only", action="store_true",
+                   help="with --adapt: the player confirms values only (colour null), as a table that never taps a colour")
     add_common_options(p, calibration=False)
     return p
 
