@@ -312,6 +312,18 @@ def sample_die(rng: np.random.Generator, colour: str, half: float, exponent: flo
     }
 
 
+def sample_table_top(rng: np.random.Generator) -> dict[str, Any]:
+    """The table top: a kind (wood's colours its own), its texture's scale, colours and seed."""
+    top = {"kind": str(rng.choice(TABLES)), "scale": float(rng.uniform(0.02, 0.3)),
+           "rgb1": [float(v) for v in rng.uniform(0.1, 0.85, 3)], "rgb2": [float(v) for v in rng.uniform(0.05, 0.8, 3)],
+           "roughness": float(rng.uniform(0.2, 0.9)), "gloss": bool(rng.random() < 0.35),
+           "texture_seed": int(rng.integers(0, 2**31))}
+    if top["kind"] == "wood":
+        base = np.array([0.55, 0.36, 0.2]) * rng.uniform(0.5, 1.3)
+        top["rgb1"], top["rgb2"] = [float(v) for v in np.clip(base, 0, 1)], [float(v) for v in np.clip(base * 0.6, 0, 1)]
+    return top
+
+
 # --- a table: one box of dice, one place, one phone (``--table``) -----------------------------------------
 # Other tables' shades of the five game colours (sRGB), none of them an anchor of ``PALETTES``: a
 # table's box is ONE of them per colour, so a table's dice may wear shades the model never saw.
@@ -348,13 +360,7 @@ def sample_table(table_seed: int, hard: bool = False) -> dict[str, Any]:
             "roughness": float(rng.uniform(0.04, 0.5)), "specular": float(rng.uniform(0.02, 0.08)),
             "bump": float(rng.uniform(0.4, 1.0)),
             "half": float(rng.uniform(0.007, 0.0105)), "exponent": float(rng.uniform(5.0, 16.0))}
-    top = {"kind": str(rng.choice(TABLES)), "scale": float(rng.uniform(0.02, 0.3)),
-           "rgb1": [float(v) for v in rng.uniform(0.1, 0.85, 3)], "rgb2": [float(v) for v in rng.uniform(0.05, 0.8, 3)],
-           "roughness": float(rng.uniform(0.2, 0.9)), "gloss": bool(rng.random() < 0.35),
-           "texture_seed": int(rng.integers(0, 2**31))}
-    if top["kind"] == "wood":
-        base = np.array([0.55, 0.36, 0.2]) * rng.uniform(0.5, 1.3)
-        top["rgb1"], top["rgb2"] = [float(v) for v in np.clip(base, 0, 1)], [float(v) for v in np.clip(base * 0.6, 0, 1)]
+    top = sample_table_top(rng)
     light = {"kind": str(rng.choice(["sphere", "spot", "area", "sun"], p=[0.35, 0.2, 0.3, 0.15])),
              "kelvin": float(rng.choice(KELVIN)), "elevation": float(rng.uniform(35, 80)),
              "azimuth": float(rng.uniform(0, 2 * math.pi)), "distance": float(rng.uniform(0.4, 1.4)),
@@ -494,13 +500,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
         distractors = [x for x in distractors if all(gap(x, d) >= 2.5 * half + x["size"] for d in dice)]
 
     # table
-    table = {"kind": str(rng.choice(TABLES)), "scale": float(rng.uniform(0.02, 0.3)),
-             "rgb1": [float(v) for v in rng.uniform(0.1, 0.85, 3)], "rgb2": [float(v) for v in rng.uniform(0.05, 0.8, 3)],
-             "roughness": float(rng.uniform(0.2, 0.9)), "gloss": bool(rng.random() < 0.35),
-             "texture_seed": int(rng.integers(0, 2**31))}
-    if table["kind"] == "wood":
-        base = np.array([0.55, 0.36, 0.2]) * rng.uniform(0.5, 1.3)
-        table["rgb1"], table["rgb2"] = [float(v) for v in np.clip(base, 0, 1)], [float(v) for v in np.clip(base * 0.6, 0, 1)]
+    table = sample_table_top(rng)
 
     # lights
     k_main = float(rng.choice(KELVIN))
