@@ -33,7 +33,6 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from vision.config import DEFAULT_READER
 from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier
 from vision.profile import CACHE_DIR, CLASSIFIER_FILE, LOCK_FILE, ConfirmedDie, ProfileBusy, ProfileError, TableProfile
 from visionlab.train.data import CONTEXT, CROP, _jitter_box
@@ -41,7 +40,7 @@ from visionlab.train.nets import Classifier
 from visionlab.train.train import classifier_loss
 from visionlab.train.warmstart import load_onnx_weights
 
-from .threshold import choose_threshold, sure_counts
+from .threshold import SHIPPED, choose_threshold, sure_counts
 
 HOLD_EVERY = 4
 JITTERS = 8
@@ -52,7 +51,6 @@ LR = 3e-4
 REPLAY_SEED = 1900  # a training seed of our renderer (docs/vision-model.md: training uses 1000-1999)
 REPLAY_SCENES = 60
 REPLAY_VERSION = 1
-SHIPPED_UNSURE_BELOW = DEFAULT_READER.unsure_below  # the shipped reader's threshold (models/README.md)
 
 
 class LearnError(Exception):
@@ -266,7 +264,7 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
     threshold, why = choose_threshold(sure_reads)
     sure, wrong = sure_counts(sure_reads, threshold)
     shipped_sure, shipped_wrong = sure_counts([(r["confidence"], r["right"]) for r in shipped_reads
-                                               if r["can_be_sure"]], SHIPPED_UNSURE_BELOW)
+                                               if r["can_be_sure"]], SHIPPED)
     right, shipped_right = sum(r["right"] for r in reads), sum(r["right"] for r in shipped_reads)
     report: dict[str, Any] = {
         "made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

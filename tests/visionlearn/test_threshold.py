@@ -1,7 +1,7 @@
 """The adapted reader's threshold rule (visionlearn/threshold.py; docs/vision.md, "The table
 profile"): pure, no torch."""
-from visionlearn.threshold import (BELOW_SHIPPED_FROM, GRID, MIN_HELD_BACK, SHIPPED, NO_EVIDENCE, NOTHING_SURE, SMALL_FLOOR, choose_threshold,
-                                   sure_counts)
+from visionlearn.threshold import (BELOW_SHIPPED_FROM, GRID, MIN_HELD_BACK, NO_EVIDENCE, NOTHING_SURE, SHIPPED,
+                                   SMALL_FLOOR, choose_threshold, sure_counts)
 
 
 def test_sure_counts():

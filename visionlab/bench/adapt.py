@@ -229,6 +229,7 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
                         "scenes with the train split the shipped model saw"
             sets.append((f"real {split}", "real", real_items(pairs), note))
     ks = tuple(sorted(set(args.adapt_ks))) if getattr(args, "adapt_ks", None) else KS
+    values_only = getattr(args, "adapt_values_only", False)
     curves: dict[str, Any] = {}
     work = Path(tempfile.mkdtemp(prefix="vision-adapt-"))
     cache = work / "replay-cache"
@@ -241,11 +242,11 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
             err.write(f"learning curve of {name} ({len(items)} photos)...\n")
             try:
                 rows = run_domain(name, items, kind, shipped, ks, work, cache, err, getattr(args, "adapt_steps", None),
-                                  values_only=getattr(args, "adapt_values_only", False))
+                                  values_only=values_only)
             except ValueError as exc:
                 err.write(f"skipping {name}: {exc}\n")
                 continue
-            if getattr(args, "adapt_values_only", False):
+            if values_only:
                 note += "; confirmed with values only (every colour null)"
             curves[name] = {"trained_on": was_trained_on(name, trained), "note": note, "rows": rows,
                             "photos": len(items)}

@@ -534,8 +534,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
             "motion": float(rng.uniform(2, 6)) if rng.random() < 0.07 else 0.0,
             "jpeg": int(rng.integers(65, 96))}
     if tbl is not None:
-        top, lt = tbl["top"], tbl["light"]
-        table_top = dict(top)
+        lt = tbl["light"]
         el = math.radians(float(np.clip(lt["elevation"] + trng.normal(0.0, 6.0), 20.0, 88.0)))
         la = lt["azimuth"] + float(trng.normal(0.0, 0.25))
         ld = lt["distance"] * float(trng.uniform(0.85, 1.15))
@@ -554,7 +553,7 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
         post.update(curve=tbl["phone"]["curve"], denoise=tbl["phone"]["denoise"],
                     white_balance=[float(v) for v in wb / wb.max()], jpeg=tbl["phone"]["jpeg"],
                     motion=0.0)
-        table = table_top
+        table = dict(tbl["top"])
     return {"seed": int(seed), "index": int(index), "hard": bool(hard), "size": size, "width": width, "height": height,
             "camera": cam, "dice": dice, "distractors": distractors, "table": table, "lights": lights,
             "ambient": ambient, "post": post}
