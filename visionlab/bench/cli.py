@@ -123,7 +123,7 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
         sl = report.get("speed_large")
         if sl:
             text += (f"\nspeed, large photo: median {sl['median_ms']:.1f} ms ({sl['median_cpu_ms']:.1f} ms of CPU) per "
-                     f"{sl['image']} with {sl['dice_in_scene']} dice ({sl['dice_read']} read), decoding included, "
+                     f"{sl['image']} with {sl['dice_in_scene']} dice ({sl['whole_dice_in_scene']} wholly in the frame, {sl['dice_read']} read), decoding included, "
                      f"{sl['runs']} runs, one thread, {sl['cpu']}")
         out.write(text + "\n")
     return 0

@@ -132,7 +132,7 @@ def format_by_size(domains: dict[str, Any]) -> str:
 def bench_large_speed(reader: Any, runs: int, dice: int = 20) -> dict[str, Any]:
     """Median ms of ``reader.read`` on a 4032x3024 JPEG (bytes in: decoding included) with
     ``dice`` dice of about 90-220 px, on one core (``speed.one_core``)."""
-    from .speed import one_core
+    from .speed import one_core, whole_dice
 
     img, truths = large_scene(SPEED_SEED, 0, dice, dice, size=(4032, 3024))
     data = jpeg_bytes(img)
@@ -147,7 +147,8 @@ def bench_large_speed(reader: Any, runs: int, dice: int = 20) -> dict[str, Any]:
             walls.append((time.perf_counter() - t0) * 1000.0)
             cpus.append((time.process_time() - c0) * 1000.0)
             found = len(result.dice)
-    return {"image": "4032x3024 JPEG, synthetic", "dice_in_scene": len(truths), "dice_read": found,
+    return {"image": "4032x3024 JPEG, synthetic", "dice_in_scene": len(truths),
+            "whole_dice_in_scene": whole_dice(truths), "dice_read": found,
             "runs": runs, "median_ms": round(statistics.median(walls), 1),
             "median_cpu_ms": round(statistics.median(cpus), 1), "cpu": pinning}
 

@@ -71,7 +71,7 @@ def format_table(report: dict[str, Any]) -> str:
     if sp:
         lines.append(
             f"speed: median {sp['median_ms']:.1f} ms (p90 {sp['p90_ms']:.1f}) per {sp['image']} with "
-            f"{sp['dice_in_scene']} dice ({sp['dice_read']} read), {sp['runs']} runs, one thread, {sp['cpu']}"
+            f"{sp['dice_in_scene']} dice ({sp['whole_dice_in_scene']} wholly in the frame, {sp['dice_read']} read), {sp['runs']} runs, one thread, {sp['cpu']}"
         )
     ms = report.get("model_size")
     if ms:

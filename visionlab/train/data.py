@@ -1,7 +1,8 @@
 """Training data: synthetic scenes rendered into a cache under /tmp (never committed).
 
 ``build_cache(dir, seed, count)`` renders scenes ``[seed, i]`` for i < count with 2 worker
-processes and stores, per shard:
+processes (started fresh, "spawn": a worker forked from a process whose OpenCV or torch thread
+pools are running can wait forever on a lock of a thread it did not inherit) and stores, per shard:
 
 * ``det_images.npy`` uint8 [N, 384, 512, 3] letterboxed detector inputs (``DET_SIZE``) and ``det_boxes.pkl``
   (per image: float32 [k, 4] whole-die boxes x, y, w, h in detector-input pixels);
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import math
 import pickle
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 
 import cv2
@@ -167,7 +168,7 @@ def write_cache(out: Path, count: int, chunks, done_text: str, log=print) -> Non
 def build_cache(out: Path, seed: int, count: int, sizes: str = "train", workers: int = 2, chunk: int = 50,
                 base: SceneOptions = SceneOptions(), negatives_from: Path | None = None):
     jobs = [(seed, lo, min(count, lo + chunk), sizes, base) for lo in range(0, count, chunk)]
-    with Pool(workers, initializer=_set_detector, initargs=(negatives_from,)) as pool:
+    with get_context("spawn").Pool(workers, initializer=_set_detector, initargs=(negatives_from,)) as pool:
         write_cache(out, count, pool.imap(_work, jobs),
                     f"seed={seed} count={count} sizes={sizes} options={base} negatives_from={negatives_from}",
                     log=lambda m: print(m, flush=True))

@@ -11,7 +11,7 @@ detector's own box of each die it finds (the crops the reader will classify).
 """
 from __future__ import annotations
 
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -76,7 +76,7 @@ def build_domain_cache(out: Path, sources: list[Path], workers: int = 1, negativ
     chunk = 25
     jobs = [(seed, [(i, items[i][0], items[i][1]) for i in range(lo, min(count, lo + chunk))])
             for lo in range(0, count, chunk)]
-    with Pool(workers, initializer=data._set_detector, initargs=(negatives_from,)) as pool:
+    with get_context("spawn").Pool(workers, initializer=data._set_detector, initargs=(negatives_from,)) as pool:
         data.write_cache(out, count, pool.imap(_work, jobs),
                          f"domains={[str(s) for s in sources]} scenes={count} limit={limit} seed={seed} "
                          f"negatives_from={negatives_from}", log=log)

@@ -177,25 +177,36 @@ def _blur(x, sigma: float):
 
 def _augment_photo(x, gen):
     """Photo faults the renderers may not show (issue 16): lost resolution (down- and
-    up-scaled), blur, sensor noise and a contrast curve, each on a random part of the batch."""
+    up-scaled), blur, sensor noise and a contrast curve, each on a random part of the batch.
+    Each fault is computed for its part of the batch only (the same random draws, in the same
+    order, and the same result as computing it for every crop and keeping that part)."""
     n, dev = x.shape[0], x.device
 
     def some(p):
-        return (torch.rand(n, device=dev, generator=gen) < p)[:, None, None, None]
+        return torch.rand(n, device=dev, generator=gen) < p
 
     def uni(lo, hi, shape=(1,)):
         return torch.empty(shape, device=dev).uniform_(lo, hi, generator=gen)
 
     size = x.shape[-1]
     small = max(12, int(size * float(uni(0.3, 0.8))))
-    low = F.interpolate(F.interpolate(x, size=(small, small), mode="area"), size=(size, size), mode="bilinear",
-                        align_corners=False)
-    x = torch.where(some(0.3), low, x)
-    x = torch.where(some(0.3), _blur(x, float(uni(0.5, 1.4))), x)
+    x = x.clone()
+    rows = some(0.3)
+    if bool(rows.any()):
+        x[rows] = F.interpolate(F.interpolate(x[rows], size=(small, small), mode="area"), size=(size, size),
+                                mode="bilinear", align_corners=False)
+    rows = some(0.3)
+    sigma = float(uni(0.5, 1.4))
+    if bool(rows.any()):
+        x[rows] = _blur(x[rows], sigma)
     gamma = uni(0.7, 1.45, (n, 1, 1, 1))
-    x = torch.where(some(0.5), x.clamp(1e-4, 1) ** gamma, x)
+    rows = some(0.5)
+    if bool(rows.any()):
+        x[rows] = x[rows].clamp(1e-4, 1) ** gamma[rows]
     noise = torch.randn(x.shape, device=dev, generator=gen) * uni(0.01, 0.06, (n, 1, 1, 1))
-    return torch.where(some(0.4), x + noise, x).clamp(0, 1)
+    rows = some(0.4)
+    x[rows] = x[rows] + noise[rows]
+    return x.clamp(0, 1)
 
 
 def _augment_crops(x, gen, upright=False, photo=False):

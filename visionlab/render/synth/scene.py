@@ -25,6 +25,11 @@ BODY_BGR = {
     "blue": (185, 95, 25),
     "green": (65, 155, 45),
 }
+#: the game dice's pips in the classic style: their BGR paint (None: unpainted, the body's own
+#: colour) and how they are drawn (one of PIP_STYLES). A domain of another table's dice may set
+#: them, as it sets BODY_BGR (``visionlab.bench.palette --pips``); the random style draws its own.
+GAME_PIP_BGR: tuple[int, int, int] | None = (235, 238, 240)
+GAME_PIP_STYLE = "flat"
 #: other dice a table may hold (labelled colour "other"): (body, pips)
 OTHER_DICE = (
     ((235, 238, 238), (25, 25, 25)),    # white, black pips
@@ -352,9 +357,9 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
                 body = _jitter_colour(rng, body, hue=4, sat=(0.8, 1.2), val=(0.85, 1.08))
             else:
                 body = _jitter_colour(rng, BODY_BGR[colour])
-                pip = (235, 238, 240)
+                pip = body.copy() if GAME_PIP_BGR is None else GAME_PIP_BGR
             pip = np.clip(np.array(pip, float) * rng.uniform(0.92, 1.05), 0, 255)
-            style = _DieStyle(pip_frac=pip_radius)
+            style = _DieStyle(pip_frac=pip_radius, pip_style=GAME_PIP_STYLE if colour != "other" else "flat")
             if srng is not None:
                 style = _random_die_style(srng, colour)
                 if colour == "other":
