@@ -226,3 +226,32 @@ def test_a_polygon_reaching_far_off_the_image_draws_its_part_in_the_image():
     nan = np.zeros((80, 80), np.float32)
     _poly(nan, np.array([a, b, [np.nan, 5.0]]), 1.0)
     assert nan.sum() == 0
+
+
+def test_a_palette_domain_can_paint_the_game_dice_pips_and_leaves_the_renderer_as_it_was(tmp_path) -> None:
+    import cv2
+
+    from visionlab.bench import palette
+    from visionlab.render.synth import scene
+
+    before = (dict(scene.BODY_BGR), scene.GAME_PIP_BGR, scene.GAME_PIP_STYLE)
+    plain, _, _ = render_indexed(386001, 0, "vga")
+    palette.render(tmp_path / "white", 386001, 1, nominal=True)
+    palette.render(tmp_path / "engraved", 386001, 1, pips="engraved", nominal=True)
+    # the renderer's settings come back, and its own scenes are drawn as before
+    assert (dict(scene.BODY_BGR), scene.GAME_PIP_BGR, scene.GAME_PIP_STYLE) == before
+    again, _, _ = render_indexed(386001, 0, "vga")
+    assert np.array_equal(plain, again)
+    # white pips with the renderer's colours: the renderer's own scene; engraved: the same dice, other pips
+    white = cv2.imread(str(tmp_path / "white" / "00000.jpg"))
+    engraved = cv2.imread(str(tmp_path / "engraved" / "00000.jpg"))
+    ok, buf = cv2.imencode(".jpg", plain, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert np.array_equal(white, cv2.imdecode(buf, cv2.IMREAD_COLOR))
+    assert not np.array_equal(white, engraved)
+    dice_w = json.loads((tmp_path / "white" / "00000.json").read_text())["dice"]
+    dice_e = json.loads((tmp_path / "engraved" / "00000.json").read_text())["dice"]
+    assert dice_w == dice_e and dice_w
+    info = json.loads((tmp_path / "engraved" / "domain.json").read_text())
+    assert info["pips"] == "engraved" and info["nominal_colours"] is True
+    with pytest.raises(ValueError, match="pips must be one of"):
+        palette.render(tmp_path / "bad", 386001, 1, pips="gold")
