@@ -213,3 +213,16 @@ def test_a_scene_without_a_table_is_what_it_was(seed: int, index: int, hard: boo
 
     text = _scene_without_arrays(g.sample_scene(seed, index, hard=hard))
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest
+
+
+def test_a_table_can_be_given_engraved_pips_and_is_otherwise_the_table_its_seed_draws() -> None:
+    drawn = g.sample_table(777001)
+    engraved = g.sample_table(777001, pip_style="engraved")
+    assert engraved["dice"]["pip_style"] == "engraved" != drawn["dice"]["pip_style"]
+    drawn["dice"].pop("pip_style")
+    engraved["dice"].pop("pip_style")
+    assert engraved == drawn
+    sc = g.sample_scene(777001, 0, table=g.sample_table(777001, pip_style="engraved"))
+    assert all(d["pip_style"] == "engraved" for d in sc["dice"] if d["colour"] != "other")
+    with pytest.raises(ValueError, match="pip_style must be one of"):
+        g.sample_table(777001, pip_style="painted")

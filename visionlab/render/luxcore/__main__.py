@@ -2,11 +2,12 @@
 
     python -m visionlab.render.luxcore render --seed S --count N [--start K] --out DIR
                                 [--size 640x480|1280x960|640x640|480x640|mixed] [--hard] [--spp 24] [--threads 1]
-                                [--table T]
+                                [--table T [--pip-style dimple|print|engraved|ring]]
 
 ``--table T``: every scene is a photo of one table (``geometry.sample_table(T)``: one box of dice in
 other shades of the five colours, one table top, one room light, one phone), as a player's photos
-are; without it every scene is a new table, new dice and a new light.
+are; without it every scene is a new table, new dice and a new light. ``--pip-style`` gives the
+table's dice that pip style (the rest of the table as drawn from T); "engraved": unpainted pips.
 
 Writes ``DIR/domain.json`` first, then ``DIR/NNNNN.jpg`` and, after it, ``DIR/NNNNN.json`` per scene
 (NNNNN = the scene index), the domain-directory format of docs/vision-pbr.md.  Scenes whose .json
@@ -29,8 +30,10 @@ def _render(args: argparse.Namespace) -> int:
 
     sample, name = g.sample_scene, "lux"
     if args.table is not None:
-        table = g.sample_table(args.table, hard=args.hard)
+        table = g.sample_table(args.table, hard=args.hard, pip_style=args.pip_style)
         sample, name = functools.partial(g.sample_scene, table=table), f"lux-table-{args.table}"
+    elif args.pip_style is not None:
+        raise SystemExit("--pip-style needs --table")
     return render_sampled(args, name, f"luxcorerender {render.luxcore_version()} PATHCPU", sample,
                           lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp, threads=args.threads))
 
@@ -39,6 +42,8 @@ def _options(r: argparse.ArgumentParser) -> None:
     add_path_tracer_options(r, default_spp=24)
     r.add_argument("--table", type=int, default=None, metavar="T",
                    help="every scene a photo of one table (its dice, top, light and phone drawn from T)")
+    r.add_argument("--pip-style", choices=g.TABLE_PIP_STYLES, default=None,
+                   help="with --table: the table's dice have this pip style (engraved: unpainted pips)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -336,13 +336,20 @@ TABLE_SHADES: dict[str, list[tuple[int, int, int]]] = {
 }
 
 
-def sample_table(table_seed: int, hard: bool = False) -> dict[str, Any]:
+TABLE_PIP_STYLES = ("dimple", "print", "engraved", "ring")
+
+
+def sample_table(table_seed: int, hard: bool = False, pip_style: str | None = None) -> dict[str, Any]:
     """One table (``--table SEED``): what stays the same from photo to photo of one person's game —
     the box of dice (one shade per game colour, one pip paint and style, one material, one size
     and rounding), the table top, the room's key light and the phone (field of view, the way it is
     held, its tone curve and denoiser).  Drawn from ``default_rng([table_seed, 7])``; a scene of
     the table varies the dice, their places and values, and the light and camera a little
-    (``sample_scene(..., table=)``)."""
+    (``sample_scene(..., table=)``). ``pip_style`` (one of ``TABLE_PIP_STYLES``) replaces the drawn
+    pip style after every draw is made (the rest of the table is as without it); "engraved": pips
+    unpainted, only their holes show."""
+    if pip_style is not None and pip_style not in TABLE_PIP_STYLES:
+        raise ValueError(f"pip_style must be one of {TABLE_PIP_STYLES}, not {pip_style!r}")
     rng = np.random.default_rng([int(table_seed), 7])
     shades = {}
     for fam, opts in TABLE_SHADES.items():
@@ -354,12 +361,14 @@ def sample_table(table_seed: int, hard: bool = False) -> dict[str, Any]:
     paints = {"white": [float(rng.uniform(0.9, 0.99))] * 3, "cream": [0.96, 0.92, 0.8], "black": [0.05, 0.05, 0.06]}
     pips = {fam: paints[str(rng.choice(list(paints), p=[0.5, 0.15, 0.35]))] for fam in TABLE_SHADES}
     dice = {"shades": shades, "pips": pips,
-            "pip_style": str(rng.choice(["dimple", "print", "engraved", "ring"], p=[0.55, 0.25, 0.08, 0.12])),
+            "pip_style": str(rng.choice(list(TABLE_PIP_STYLES), p=[0.55, 0.25, 0.08, 0.12])),
             "pip_radius": float(rng.uniform(0.13, 0.25)), "pip_spacing": float(rng.uniform(0.42, 0.6)),
             "material": str(rng.choice(["glossy", "disney", "coated"], p=[0.45, 0.35, 0.2])),
             "roughness": float(rng.uniform(0.04, 0.5)), "specular": float(rng.uniform(0.02, 0.08)),
             "bump": float(rng.uniform(0.4, 1.0)),
             "half": float(rng.uniform(0.007, 0.0105)), "exponent": float(rng.uniform(5.0, 16.0))}
+    if pip_style is not None:
+        dice["pip_style"] = pip_style
     top = sample_table_top(rng)
     light = {"kind": str(rng.choice(["sphere", "spot", "area", "sun"], p=[0.35, 0.2, 0.3, 0.15])),
              "kelvin": float(rng.choice(KELVIN)), "elevation": float(rng.uniform(35, 80)),
