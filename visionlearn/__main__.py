@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
         return 0
     t, h = report["trained_on"], report["held_back"]
-    if "train_seconds" not in report:  # nothing held back: nothing trained (visionlearn.learn)
+    if "train_seconds" not in report:  # nothing trained: nothing held back, or too few colours (visionlearn.learn)
         print(f"kept {t['dice']} dice of {t['photos']} photos; {report['reason']}")
         return 0
     print(f"learned from {t['dice']} dice of {t['photos']} photos" + (f" and {t['not_dice']} boxes that are not dice"

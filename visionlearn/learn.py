@@ -3,7 +3,9 @@
 ``learn(profile_dir)``:
 
 1. the profile's photos in the order added; every ``HOLD_EVERY``-th photo (the 4th, 8th, ...) is
-   held back, and the last one when that holds none back and there are two or more;
+   held back, and the last one when that holds none back and there are two or more; nothing is
+   trained until the photos learned from hold confirmed dice of ``MIN_TRAIN_COLOURS`` game colours
+   (a profile confirmed with values only is not held to it);
 2. the WHOLE classifier (every layer, value and colour heads) starts from the shipped ONNX weights
    (``visionlab.train.warmstart``), BatchNorm statistics frozen, and trains ``steps`` steps on
    batches that are half the table's crops (``JITTERS`` jittered re-cuts of each confirmed die,
@@ -43,6 +45,11 @@ from visionlab.train.warmstart import load_onnx_weights
 from .threshold import SHIPPED, choose_threshold, sure_counts
 
 HOLD_EVERY = 4
+#: a learn trains only once its training photos hold confirmed dice of this many game colours (dice
+#: confirmed with a colour; a profile confirmed with values only is not held to it): trained on one
+#: colour, a model pulls the table's other colours into it (stop 48: 6 of 26 sure reads wrong on a
+#: table after one photo of three blue dice, every one a green die read as blue)
+MIN_TRAIN_COLOURS = 3
 JITTERS = 8
 STEPS = 80
 BATCH_TABLE = 16
@@ -243,6 +250,16 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         raise LearnError(f"{profile.path}: no confirmed dice to learn from")
     trained_on = {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
                   "not_dice": sum(not d.die for d in train_dice)}
+    colours = sorted({d.colour for d in train_dice if d.die and d.colour not in (None, "other")})
+    coloured = any(d.die and d.colour is not None for d in train_dice)
+    if coloured and len(colours) < MIN_TRAIN_COLOURS:
+        return {"made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "trained_on": trained_on,
+                "held_back": {"photos": len(held_photos), "dice": len(held_dice)}, "seed": seed, "steps": 0,
+                "adopted": False, "seconds": round(time.perf_counter() - t0, 2),
+                "reason": f"the photos to learn from hold dice of {len(colours)} game colour"
+                          f"{'' if len(colours) == 1 else 's'} ({', '.join(colours) or 'none'}); learning starts "
+                          f"with {MIN_TRAIN_COLOURS} (trained on fewer, a model pulls the others into them): "
+                          "nothing learned, the last good model stays"}
     if not held_dice:  # nothing could show an adapted model better: no training to throw away
         return {"made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "trained_on": trained_on,
                 "held_back": {"photos": len(held_photos), "dice": 0}, "seed": seed, "steps": 0, "adopted": False,

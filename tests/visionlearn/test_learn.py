@@ -25,17 +25,25 @@ PURPLE = COLOUR_CLASSES.index("purple")
 @pytest.fixture(autouse=True)
 def small_replay(monkeypatch):
     monkeypatch.setattr(L, "REPLAY_SCENES", 6)
+    # these tables call every die purple: one colour, where a real first learn waits for three
+    monkeypatch.setattr(L, "MIN_TRAIN_COLOURS", 1)
+
+
+SHIFTED = {"red": "purple", "yellow": "red", "purple": "blue", "blue": "green", "green": "yellow"}
 
 
 def _scenes(tmp: Path, first: int, n: int, colour: str | None = "purple") -> Path:
     """Labels of ``n`` scenes of our renderer, every whole die labelled ``colour`` (a table
-    whose dice the player calls purple, whatever the renderer drew) with its true value."""
+    whose dice the player calls purple, whatever the renderer drew) with its true value;
+    ``colour`` "shifted": each die called the next colour of ``SHIFTED`` (a table of five colours
+    whose dice all look like another colour to the shipped model)."""
     lines = []
     for i in range(first, first + n):
         img, truths, _ = render_indexed(SEED, i, "webcam")
         path = tmp / f"scene{i}.jpg"
         cv2.imwrite(str(path), img)
-        dice = [{"box": [float(v) for v in t.box], "value": t.value, "colour": colour}
+        dice = [{"box": [float(v) for v in t.box], "value": t.value,
+                 "colour": SHIFTED[t.colour] if colour == "shifted" and t.colour in SHIFTED else colour}
                 for t in truths if not t.partial and t.top_visible >= 0.9 and t.colour != "other"]
         lines.append({"image": path.name, "dice": dice})
     out = tmp / f"labels-{first}.jsonl"
@@ -118,6 +126,27 @@ def test_a_profile_of_one_photo_is_not_adopted(tmp_path):
     assert prof.current_model() is None
 
 
+def test_a_first_learn_waits_for_three_colours(tmp_path, monkeypatch):
+    """Trained on one colour, a model pulls the table's other colours into it (stop 48): the
+    learner does not train before its training photos hold dice of three game colours."""
+    monkeypatch.setattr(L, "MIN_TRAIN_COLOURS", 3)
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 4)))   # every die called purple
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=5, log=lambda m: None)
+    assert not report["adopted"] and report["steps"] == 0 and prof.current_model() is None
+    assert "1 game colour (purple)" in report["reason"] and "learning starts with 3" in report["reason"]
+    # three colours among the photos learned from: it trains
+    prof2 = TableProfile(tmp_path / "prof2")
+    prof2.add_photos(parse_labels(_scenes(tmp_path, 30, 2, colour="shifted")))
+    report = L.learn(prof2.path, cache_dir=tmp_path / "cache", steps=5, log=lambda m: None)
+    assert report["steps"] == 5 and "train_seconds" in report
+    # values only: not held to it (its colour is never trained)
+    prof3 = TableProfile(tmp_path / "prof3")
+    prof3.add_photos(parse_labels(_scenes(tmp_path, 10, 3, colour=None)))
+    report = L.learn(prof3.path, cache_dir=tmp_path / "cache", steps=5, log=lambda m: None)
+    assert report["steps"] == 5
+
+
 def test_value_only_labels_train_the_value_only(tmp_path):
     prof = TableProfile(tmp_path / "prof")
     prof.add_photos(parse_labels(_scenes(tmp_path, 10, 3, colour=None)))
@@ -163,7 +192,7 @@ def test_nothing_to_learn_and_a_torn_profile(tmp_path):
 
 @pytest.mark.slow
 def test_vision_learn_then_read_with_the_profile(tmp_path):
-    labels = _scenes(tmp_path, 30, 2)
+    labels = _scenes(tmp_path, 30, 2, colour="shifted")  # the child learner needs 3 colours or more
     # the child process builds the full replay: give it a small ready cache of that name
     cache = tmp_path / "cache"
     L.replay_crops(cache, log=lambda m: None)
