@@ -52,7 +52,8 @@ def small_photo_speed(reader: DiceReader, runs: int) -> dict:
 
 
 def dice_count(figures: dict) -> str:
-    """"8 dice (5 wholly in the frame, 5 read)": a die cut by the border is never reported."""
+    """"20 dice (16 wholly in the frame, 16 read)": a die cut by the border is read only when about
+    half of it or more shows (``ModelConfig.edge_min_aspect``)."""
     return (f"{figures['dice_in_scene']} dice ({figures['whole_dice_in_scene']} wholly in the frame, "
             f"{figures['dice_read']} read)")
 

@@ -250,22 +250,23 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         raise LearnError(f"{profile.path}: no confirmed dice to learn from")
     trained_on = {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
                   "not_dice": sum(not d.die for d in train_dice)}
+
+    def untrained(reason: str) -> dict[str, Any]:
+        """The report of a learn that trains nothing (the last good model stays)."""
+        return {"made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "trained_on": trained_on,
+                "held_back": {"photos": len(held_photos), "dice": len(held_dice)}, "seed": seed, "steps": 0,
+                "adopted": False, "seconds": round(time.perf_counter() - t0, 2), "reason": reason}
+
     colours = sorted({d.colour for d in train_dice if d.die and d.colour not in (None, "other")})
     coloured = any(d.die and d.colour is not None for d in train_dice)
     if coloured and len(colours) < MIN_TRAIN_COLOURS:
-        return {"made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "trained_on": trained_on,
-                "held_back": {"photos": len(held_photos), "dice": len(held_dice)}, "seed": seed, "steps": 0,
-                "adopted": False, "seconds": round(time.perf_counter() - t0, 2),
-                "reason": f"the photos to learn from hold dice of {len(colours)} game colour"
-                          f"{'' if len(colours) == 1 else 's'} ({', '.join(colours) or 'none'}); learning starts "
-                          f"with {MIN_TRAIN_COLOURS} (trained on fewer, a model pulls the others into them): "
-                          "nothing learned, the last good model stays"}
+        return untrained(f"the photos to learn from hold dice of {len(colours)} game colour"
+                         f"{'' if len(colours) == 1 else 's'} ({', '.join(colours) or 'none'}); learning starts "
+                         f"with {MIN_TRAIN_COLOURS} (trained on fewer, a model pulls the others into them): "
+                         "nothing learned, the last good model stays")
     if not held_dice:  # nothing could show an adapted model better: no training to throw away
-        return {"made": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "trained_on": trained_on,
-                "held_back": {"photos": len(held_photos), "dice": 0}, "seed": seed, "steps": 0, "adopted": False,
-                "seconds": round(time.perf_counter() - t0, 2),
-                "reason": "no held-back die to check an adapted model on yet (it comes with the second confirmed "
-                          "photo): nothing learned, the last good model stays"}
+        return untrained("no held-back die to check an adapted model on yet (it comes with the second confirmed "
+                         "photo): nothing learned, the last good model stays")
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
     bank = table_bank(profile, train_dice, rng)

@@ -20,8 +20,8 @@ DEFAULT_SPEED_RUNS = 50
 
 def speed_scene() -> tuple[bytes, int, int]:
     """A 640x480 synthetic scene with 8 dice as JPEG bytes (seed SPEED_SEED): (bytes, dice, dice
-    wholly in the frame). A die cut by the border is not reported by the reader (less than half of
-    it shows: ``ModelConfig.edge_min_aspect``), so the whole dice are what a read can find."""
+    wholly in the frame: the ones the bench scores). A die cut by the border is reported only when
+    at least about half of it shows (``ModelConfig.edge_min_aspect``)."""
     from dataclasses import replace
 
     from visionlab.render.synth import SceneOptions, render_scene
