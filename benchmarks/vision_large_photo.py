@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.reader import DiceReader  # noqa: E402
 from visionlab.bench.large import bench_large_speed  # noqa: E402
-from visionlab.bench.speed import one_core, speed_scene  # noqa: E402
+from visionlab.bench.speed import dice_count, one_core, speed_scene  # noqa: E402
 
 
 def small_photo_speed(reader: DiceReader, runs: int) -> dict:
@@ -49,13 +49,6 @@ def small_photo_speed(reader: DiceReader, runs: int) -> dict:
             "whole_dice_in_scene": whole, "dice_read": len(result.dice), "runs": runs,
             "median_ms": round(statistics.median(walls), 1), "median_cpu_ms": round(statistics.median(cpus), 1),
             "cpu": pinning}
-
-
-def dice_count(figures: dict) -> str:
-    """"20 dice (16 wholly in the frame, 16 read)": a die cut by the border is read only when about
-    half of it or more shows (``ModelConfig.edge_min_aspect``)."""
-    return (f"{figures['dice_in_scene']} dice ({figures['whole_dice_in_scene']} wholly in the frame, "
-            f"{figures['dice_read']} read)")
 
 
 def main(argv: list[str] | None = None) -> int:

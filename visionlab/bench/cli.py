@@ -18,7 +18,7 @@ from .sets import (DEFAULT_COUNT, DEFAULT_REAL, DEFAULT_SIZES, DOMAIN_ROOT, HELD
                    bench_domain_dir, bench_real, bench_synth_random, bench_synthetic, domain_dirs, real_splits,
                    trained_domains, was_trained_on)
 from .scoring import reader_threshold
-from .speed import DEFAULT_SPEED_RUNS, bench_awkward, bench_speed, model_size
+from .speed import DEFAULT_SPEED_RUNS, bench_awkward, bench_speed, dice_count, model_size
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,7 +123,7 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
         sl = report.get("speed_large")
         if sl:
             text += (f"\nspeed, large photo: median {sl['median_ms']:.1f} ms ({sl['median_cpu_ms']:.1f} ms of CPU) per "
-                     f"{sl['image']} with {sl['dice_in_scene']} dice ({sl['whole_dice_in_scene']} wholly in the frame, {sl['dice_read']} read), decoding included, "
+                     f"{sl['image']} with {dice_count(sl)}, decoding included, "
                      f"{sl['runs']} runs, one thread, {sl['cpu']}")
         out.write(text + "\n")
     return 0

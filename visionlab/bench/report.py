@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .speed import dice_count
+
 HEADLINE = (
     ("hands-free", "hands_free"), ("sure-and-wrong", "sure_wrong_rate"), ("recall", "recall"),
     ("false det.", "false_detection_rate"), ("value", "value_accuracy"), ("colour", "colour_accuracy"),
@@ -71,7 +73,7 @@ def format_table(report: dict[str, Any]) -> str:
     if sp:
         lines.append(
             f"speed: median {sp['median_ms']:.1f} ms (p90 {sp['p90_ms']:.1f}) per {sp['image']} with "
-            f"{sp['dice_in_scene']} dice ({sp['whole_dice_in_scene']} wholly in the frame, {sp['dice_read']} read), {sp['runs']} runs, one thread, {sp['cpu']}"
+            f"{dice_count(sp)}, {sp['runs']} runs, one thread, {sp['cpu']}"
         )
     ms = report.get("model_size")
     if ms:

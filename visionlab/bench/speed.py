@@ -38,6 +38,13 @@ def whole_dice(truths: Any) -> int:
     return sum(not t.partial for t in truths)
 
 
+def dice_count(figures: dict[str, Any]) -> str:
+    """"20 dice (16 wholly in the frame, 16 read)" of a speed figure: a die cut by the border is read
+    only when about half of it or more shows (``ModelConfig.edge_min_aspect``)."""
+    return (f"{figures['dice_in_scene']} dice ({figures['whole_dice_in_scene']} wholly in the frame, "
+            f"{figures['dice_read']} read)")
+
+
 class one_core:
     """Context: OpenCV on one thread and the process pinned to one CPU (Linux); restored after."""
 
