@@ -51,6 +51,8 @@ class RawDie:
     turned_value_probs: tuple[float, ...] | None = None
     # the box centre's height in the image, as a share of the image height (0 top, 1 bottom)
     centre_y_share: float | None = None
+    # kept only as a faint candidate (ModelConfig.faint_peak_from): the reader never reads it sure
+    faint: bool = False
 
     @property
     def value(self) -> int:
@@ -77,6 +79,13 @@ class ModelConfig:
     min_det_score: float = 0.65          # final det_score below this: not a die, dropped (v4: 0.3 -> 0.55;
                                          # v10: 0.6, chosen on the Blender tuning set; v16: 0.65, by the same
                                          # rule on the LuxCore pool, docs/vision-history.md, v16)
+    # Faint candidates (stop 49, docs/vision-history.md): a candidate whose det_score is under the
+    # gate but whose detector peak is at least ``faint_peak_from`` is kept when the classifier's die
+    # probability is at least ``faint_die_prob`` (engraved pips give weak peaks on dice the
+    # classifier is sure of), as a faint die (``RawDie.faint``) that the reader never reads sure.
+    # Its det_score stays sqrt(peak x die prob). None = off (only the gate).
+    faint_peak_from: float | None = 0.2
+    faint_die_prob: float = 0.95
     nms_iou: float = 0.45                # overlapping candidates above this IoU: keep the best
     contained_frac: float = 0.75         # a candidate this much inside a better one is a side face, dropped
     edge_min_aspect: float = 0.5         # a box cut by the image border with short/long side below
@@ -114,6 +123,10 @@ class ModelConfig:
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
             raise ValueError("peak_threshold and min_det_score must be in 0..1")
+        if self.faint_peak_from is not None and not 0 <= self.faint_peak_from <= 1:
+            raise ValueError(f"faint_peak_from must be in 0..1 or None, not {self.faint_peak_from!r}")
+        if not 0 <= self.faint_die_prob <= 1:
+            raise ValueError(f"faint_die_prob must be in 0..1, not {self.faint_die_prob!r}")
         if self.crop_context < 1 or self.peak_window < 1 or self.peak_window % 2 == 0:
             raise ValueError("crop_context must be >= 1 and peak_window an odd number >= 1")
         if self.max_candidates < 1 or self.classifier_batch < 1:
@@ -521,9 +534,12 @@ class DiceModel:
         if self.classifier is None:
             raise RuntimeError("DiceModel.read needs a classifier; this one was built without")
         # det_score = sqrt(peak x die_prob) with die_prob <= 1: a candidate whose peak is below
-        # min_det_score squared can never be kept, so it is not classified (same reads, less time)
-        floor = self.config.min_det_score ** 2
-        cands = [c for c in self.detect(image_bgr) if c[1] >= floor]
+        # min_det_score squared can never pass the gate, so it is not classified (same reads, less
+        # time), unless it may be a faint candidate (ModelConfig.faint_peak_from)
+        cfg = self.config
+        floor = cfg.min_det_score ** 2
+        faint = cfg.faint_peak_from is not None and cfg.faint_peak_from < floor
+        cands = [c for c in self.detect(image_bgr) if c[1] >= (cfg.faint_peak_from if faint else floor)]
         if not cands:
             return []
         boxes = [b for b, _ in cands]
@@ -536,12 +552,13 @@ class DiceModel:
         for (box, peak), v, c, d, crop, was_turned, tv, y in zip(cands, vals, cols, dies, crops, turned, turned_vals,
                                                                   shares):
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
-            if score < self.config.min_det_score:
+            is_faint = score < cfg.min_det_score
+            if is_faint and not (faint and peak >= cfg.faint_peak_from and float(d) >= cfg.faint_die_prob):
                 continue
             out.append(RawDie(box=tuple(float(t) for t in box), det_score=score,
                               value_probs=tuple(float(p) for p in v),
                               colour_probs=tuple(float(p) for p in c),
                               body_colour_lab=body_colour_lab(crop, self.config.lab_core),
                               turned_value_probs=tuple(float(p) for p in tv) if was_turned else None,
-                              centre_y_share=y))
+                              centre_y_share=y, faint=is_faint))
         return drop_same_read(out, self.config.same_read_iou)   # best first

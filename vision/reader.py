@@ -23,7 +23,8 @@ Decisions (see docs/vision.md):
   OpenCV pip counter; when the counter finds the same face (3 pips or more, pattern checked),
   the value's doubt is multiplied by ``pip_doubt_factor``; it never changes a value;
 * ``unsure`` when confidence < ``ReaderConfig.unsure_below``, and always for "unknown" colour
-  (the read cannot be used without a correction), and for two reads of one colour whose boxes
+  (the read cannot be used without a correction), for a faint die (``RawDie.faint``: kept under
+  the detection gate because the classifier is sure it is a die), and for two reads of one colour whose boxes
   overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die behind another).
 """
 
@@ -65,6 +66,8 @@ class RawDieLike(Protocol):
     # turned_value_probs: Sequence[float] | None
     # optional: the box centre's share of the image height (absent or None: not known)
     # centre_y_share: float | None
+    # optional: kept only as a faint candidate, never read sure (absent: False)
+    # faint: bool
 
 
 class DiceModelLike(Protocol):
@@ -87,6 +90,8 @@ class Die:
     pip_confirmed: bool = False
     # the die body's mean CIE Lab colour as the model measured it (for calibration; not in JSON)
     body_colour_lab: tuple[float, float, float] | None = None
+    # kept only as a faint candidate (vision.model.RawDie.faint): never sure (not in JSON)
+    faint: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The CLI contract's per-die object (keys exactly as in docs/vision.md)."""
@@ -190,7 +195,9 @@ def decide(
         value_conf = 1.0 - (1.0 - value_conf) * config.pip_doubt_factor
     det = float(np.clip(raw.det_score, 0.0, 1.0))
     confidence = float(np.clip(value_conf * colour_p[ci] * detection_factor(det, config), 0.0, 1.0))
-    unsure = confidence < config.unsure_below or colour == UNKNOWN_COLOUR
+    # a faint die (ModelConfig.faint_peak_from: the detector barely saw it) is never sure
+    faint = bool(getattr(raw, "faint", False))
+    unsure = confidence < config.unsure_below or colour == UNKNOWN_COLOUR or faint
     return Die(
         colour=colour,
         value=vi + 1,
@@ -202,6 +209,7 @@ def decide(
         det_score=det,
         pip_confirmed=confirmed,
         body_colour_lab=_lab(raw.body_colour_lab),
+        faint=faint,
     )
 
 
@@ -283,13 +291,19 @@ class DiceReader:
                 if pips is not None:
                     die = decide(raw, box, self.config, self.calibration, pip_value=pips)
             candidates.append((die, (x, y, w, h)))
-        # a die read twice is one die: keep the more confident of heavily overlapping boxes
-        candidates.sort(key=lambda c: -c[0].confidence)
+        # a die read twice is one die: keep the more confident of heavily overlapping boxes; a faint
+        # die comes after every other read and never changes one: it is dropped where it overlaps
+        # a read die of its colour as a die boxed twice would (``same_colour_unsure_iou``)
+        limit = self.config.same_colour_unsure_iou
+        candidates.sort(key=lambda c: (c[0].faint, -c[0].confidence))
         kept: list[tuple[Die, tuple[float, float, float, float]]] = []
         for die, wbox in candidates:
-            if all(_iou(wbox, k[1]) <= self.config.duplicate_iou for k in kept):
-                kept.append((die, wbox))
-        limit = self.config.same_colour_unsure_iou
+            if any(_iou(wbox, k[1]) > self.config.duplicate_iou for k in kept):
+                continue
+            if die.faint and limit is not None and any(not k[0].faint and k[0].colour == die.colour
+                                                       and _iou(wbox, k[1]) >= limit for k in kept):
+                continue
+            kept.append((die, wbox))
         dice = [d for d, _ in kept]
         if limit is not None:
             boxed_twice = {i for i, (a, abox) in enumerate(kept) for j, (b, bbox) in enumerate(kept)

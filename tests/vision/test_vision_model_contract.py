@@ -67,3 +67,41 @@ def test_no_peaks_is_an_empty_read() -> None:
     model = model_mod.DiceModel(FakeDetector([]), blue_fives())
     result = DiceReader(model).read(np.zeros((480, 640, 3), np.uint8))
     assert result.ok and result.dice == ()
+
+
+# --- faint candidates (ModelConfig.faint_peak_from; stop 49, docs/vision-history.md)
+
+def _faint_read(peak: float, die: float, **config) -> list:
+    """One die seen with detector peak ``peak`` by a classifier sure of a blue 5 with die
+    probability ``die``."""
+    det = FakeDetector([(192.0, 144.0, 40.0, 40.0, peak)])
+    cfg = model_mod.ModelConfig(**config)
+    return model_mod.DiceModel(det, FakeClassifier(value=5, colour=3, die=die), cfg).read(
+        np.full((288, 384, 3), (200, 120, 40), np.uint8))
+
+
+def test_a_weak_peak_the_classifier_is_sure_of_is_kept_as_a_faint_die() -> None:
+    # the gate: sqrt(peak x die) >= min_det_score 0.65, i.e. peak >= 0.4225 with die 1.0
+    strong = _faint_read(0.5, 0.97)
+    assert len(strong) == 1 and not strong[0].faint and strong[0].det_score == pytest.approx((0.5 * 0.97) ** 0.5)
+    faint = _faint_read(0.3, 0.97)
+    assert len(faint) == 1 and faint[0].faint and faint[0].det_score == pytest.approx((0.3 * 0.97) ** 0.5)
+    assert _faint_read(0.3, 0.94) == []                          # the classifier not sure enough
+    assert _faint_read(0.19, 1.0, peak_threshold=0.1) == []      # the peak under faint_peak_from
+    assert _faint_read(0.3, 0.97, faint_peak_from=None) == []    # off: the gate alone
+    assert len(_faint_read(0.3, 0.9, faint_die_prob=0.85)) == 1  # the die probability from config
+
+
+def test_faint_settings_are_checked() -> None:
+    for bad in ({"faint_peak_from": 1.5}, {"faint_peak_from": -0.1}, {"faint_die_prob": 1.2}):
+        with pytest.raises(ValueError, match="faint"):
+            model_mod.ModelConfig(**bad)
+
+
+def test_a_faint_die_is_read_but_never_sure() -> None:
+    det = FakeDetector([(100.0, 100.0, 40.0, 40.0, 0.3), (260.0, 100.0, 40.0, 40.0, 0.9)])
+    model = model_mod.DiceModel(det, FakeClassifier(value=5, colour=3, die=0.99))
+    dice = DiceReader(model).read(np.full((288, 384, 3), (200, 120, 40), np.uint8)).dice
+    assert [(d.faint, d.unsure) for d in sorted(dice, key=lambda d: d.box[0])] == [(True, True), (False, False)]
+    # its confidence is computed as any read's (sure-looking), only the flag says it is faint
+    assert min(d.confidence for d in dice) > 0.85

@@ -226,6 +226,26 @@ def test_two_overlapping_reads_of_one_colour_are_both_unsure() -> None:
         assert not any(d.unsure for d in DiceReader(ScriptedModel(pair), cfg).read(img).dice)
 
 
+def test_a_faint_die_never_changes_another_read() -> None:
+    # a faint box over a read die of its colour is that die boxed twice: dropped, the read stays sure
+    sure = raw(box=(10, 10, 40, 40), value=6, vp=0.99, colour=4, cp=0.99)
+    faint_twin = dataclasses.replace(raw(box=(30, 10, 40, 40), value=5, vp=0.99, colour=4, cp=0.99), faint=True)
+    img = np.zeros((100, 200, 3), np.uint8)
+    dice = DiceReader(ScriptedModel([faint_twin, sure])).read(img).dice
+    assert [(d.value, d.unsure, d.faint) for d in dice] == [(6, False, False)]
+    # a faint duplicate never wins over a read, even when it looks surer
+    dup = dataclasses.replace(raw(box=(11, 10, 40, 40), value=2, vp=0.999, colour=4, cp=0.999), faint=True)
+    assert [(d.value, d.faint) for d in DiceReader(ScriptedModel([dup, sure])).read(img).dice] == [(6, False)]
+    # of another colour it is another die (one behind the other): kept, unsure, the read unchanged
+    other = dataclasses.replace(faint_twin, colour_probs=raw(colour=1, cp=0.99).colour_probs)
+    dice = DiceReader(ScriptedModel([other, sure])).read(img).dice
+    assert sorted((d.value, d.unsure, d.faint) for d in dice) == [(5, True, True), (6, False, False)]
+    # apart from every read: kept, unsure whatever its confidence
+    alone = dataclasses.replace(raw(box=(120, 10, 40, 40), vp=0.999, cp=0.999), faint=True)
+    (d,) = DiceReader(ScriptedModel([alone])).read(img).dice
+    assert d.faint and d.unsure and d.confidence > 0.99 and d.to_json()["unsure"] is True
+
+
 def test_boxes_are_clipped_to_the_image() -> None:
     result = DiceReader(ScriptedModel([raw(box=(-5, 90, 20, 30))])).read(np.zeros((100, 100, 3), np.uint8))
     assert result.dice[0].box == (0, 90, 15, 10)

@@ -128,6 +128,7 @@ class FakeRawDie:
     body_colour_lab: tuple[float, float, float]
     turned_value_probs: tuple[float, ...] | None = None
     centre_y_share: float | None = None
+    faint: bool = False
 
 
 class FakeDiceModel:

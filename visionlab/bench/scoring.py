@@ -271,8 +271,9 @@ def _default_unsure_below() -> float:
 
 def _value_unsure(d: Any, unsure_below: float) -> bool:
     """For value-only data (white dice are colour "unknown", hence always ``unsure``): would the
-    read be unsure on its value and detection alone, at the reader's ``unsure_below``?"""
-    return _value_confidence(d) < unsure_below
+    read be unsure on its value and detection alone, at the reader's ``unsure_below``? A faint die
+    (``Die.faint``) is never sure."""
+    return bool(getattr(d, "faint", False)) or _value_confidence(d) < unsure_below
 
 
 def reader_threshold(reader: Any) -> float:
