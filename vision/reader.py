@@ -24,8 +24,9 @@ Decisions (see docs/vision.md):
   the value's doubt is multiplied by ``pip_doubt_factor``; it never changes a value;
 * ``unsure`` when confidence < ``ReaderConfig.unsure_below``, and always for "unknown" colour
   (the read cannot be used without a correction), for a faint die (``RawDie.faint``: kept under
-  the detection gate because the classifier is sure it is a die), and for two reads of one colour whose boxes
-  overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die behind another).
+  the detection gate because the classifier is sure it is a die), and for two reads of one
+  colour whose boxes overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die
+  behind another; a faint die over a read die of its colour is dropped instead).
 """
 
 from __future__ import annotations

@@ -15,7 +15,10 @@
 3. the held-back dice are read by the adapted and the shipped network; the threshold comes from
    the held-back reads (``visionlearn.threshold``); the adapted model is adopted only when it
    reads the held-back dice better than the shipped one: more of them right, or as many right and
-   more of them sure and right (at its threshold; the shipped one at its 0.85). Held-back dice
+   more of them sure and right (at its threshold; the shipped one at its 0.85). A model whose
+   threshold from fewer than 40 held-back dice is above ``NO_EVIDENCE`` (one of them read wrong at
+   0.92 or more: overconfident on this table) does not replace an adapted model in use (stop 49);
+   a first one is adopted, the shipped reader having read the held-back dice worse. Held-back dice
    read alike by both are no reason to change the reader, and without held-back dice (a profile
    of one photo) nothing could show it better: the learner then does not train at all;
 4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
@@ -42,7 +45,7 @@ from visionlab.train.nets import Classifier
 from visionlab.train.train import classifier_loss
 from visionlab.train.warmstart import load_onnx_weights
 
-from .threshold import SHIPPED, choose_threshold, sure_counts
+from .threshold import MIN_HELD_BACK, NO_EVIDENCE, SHIPPED, choose_threshold, sure_counts
 
 HOLD_EVERY = 4
 #: a learn trains only once its training photos hold confirmed dice of this many game colours (dice
@@ -214,6 +217,14 @@ class _Lock:
         self._held.__exit__(*exc)
 
 
+def _model_in_use(profile: TableProfile) -> bool:
+    """Whether the profile reads with an adapted model now (a torn one counts as none)."""
+    try:
+        return profile.current_model() is not None
+    except ProfileError:
+        return False
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -293,6 +304,12 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
         "base_classifier_sha256": _sha256(shipped),
     }
+    if len(sure_reads) < MIN_HELD_BACK and threshold > NO_EVIDENCE and _model_in_use(profile):
+        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
+                      reason=f"the adapted model reads a held-back die wrong at {NO_EVIDENCE} or more (threshold "
+                             f"{threshold} from only {len(sure_reads)} held-back dice): overconfident on this "
+                             "table, it does not replace the adapted model in use, which stays")
+        return report
     if (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong):
         report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
                       reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right and "

@@ -115,6 +115,34 @@ def test_a_model_no_better_on_the_held_back_dice_is_not_adopted(tmp_path):
 
 
 @pytest.mark.slow
+def test_an_overconfident_model_does_not_replace_the_adapted_one_in_use(tmp_path, monkeypatch):
+    """Fewer than 40 held-back dice and a threshold above NO_EVIDENCE (one of them read wrong at
+    0.92 or more): the model is overconfident on the table. A first adapted model is adopted as
+    before (the shipped one read the held-back dice worse); one that would replace an adapted
+    model in use is not (stop 49)."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 4)))
+    chosen = []
+
+    def overconfident(reads):
+        chosen.append(len(reads))
+        return 0.97, "a held-back die read wrong at 0.96"
+    monkeypatch.setattr(L, "choose_threshold", overconfident)
+    first = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert 0 < chosen[0] < L.MIN_HELD_BACK
+    assert first["adopted"] and prof.current_model().unsure_below == 0.97   # no adapted model in use yet
+    in_use = prof.current_model().folder
+    again = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert again["held_back"]["right"] > again["held_back"]["right_shipped"]  # better than shipped, yet
+    assert not again["adopted"] and "overconfident" in again["reason"] and again["unsure_below"] == 0.97
+    assert prof.current_model().folder == in_use
+    # at NO_EVIDENCE itself (0.92, what a profile with no held-back evidence gets) it replaces it
+    monkeypatch.setattr(L, "choose_threshold", lambda reads: (L.NO_EVIDENCE, "as many as none"))
+    assert L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)["adopted"]
+    assert prof.current_model().folder != in_use
+
+
+@pytest.mark.slow
 def test_a_profile_of_one_photo_is_not_adopted(tmp_path):
     """One photo: nothing is held back, so nothing shows the adapted model reads better."""
     prof = TableProfile(tmp_path / "prof")
