@@ -553,7 +553,8 @@ class DiceModel:
                                                                   shares):
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
             is_faint = score < cfg.min_det_score
-            if is_faint and not (faint and peak >= cfg.faint_peak_from and float(d) >= cfg.faint_die_prob):
+            # with faint on, every candidate's peak is at least faint_peak_from (the filter above)
+            if is_faint and not (faint and float(d) >= cfg.faint_die_prob):
                 continue
             out.append(RawDie(box=tuple(float(t) for t in box), det_score=score,
                               value_probs=tuple(float(p) for p in v),

@@ -304,17 +304,17 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
         "base_classifier_sha256": _sha256(shipped),
     }
+    refused = None
     if len(sure_reads) < MIN_HELD_BACK and threshold > NO_EVIDENCE and _model_in_use(profile):
-        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
-                      reason=f"the adapted model reads a held-back die wrong at {NO_EVIDENCE} or more (threshold "
-                             f"{threshold} from only {len(sure_reads)} held-back dice): overconfident on this "
-                             "table, it does not replace the adapted model in use, which stays")
-        return report
-    if (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong):
-        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2),
-                      reason=f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
-                             f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
-                             f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
+        refused = (f"the adapted model reads a held-back die wrong at {NO_EVIDENCE} or more (threshold "
+                   f"{threshold} from only {len(sure_reads)} held-back dice): overconfident on this "
+                   "table, it does not replace the adapted model in use, which stays")
+    elif (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong):
+        refused = (f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
+                   f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
+                   f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
+    if refused is not None:
+        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2), reason=refused)
         return report
     folder = profile.new_model_folder()
     try:
