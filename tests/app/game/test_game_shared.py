@@ -5,12 +5,14 @@ game is refused with a message, the log unchanged; the log always equals a repla
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from types import SimpleNamespace
 
 import pytest
 
+from companion.app.game.steps import Step
 from companion.app.game.texts import GameText
 from companion.app.game.vm import GameVM, LocalCatalogue
 from companion.app.game.wizard_vm import AUTOMA, HUMAN, NewGameVM, SeatDraft
@@ -91,6 +93,45 @@ def test_b_acting_on_a_stale_view_is_refused_and_changes_nothing(game_dir):
     assert b.step.reveal(name) is True, b.error
     assert a.state.n_actions == len(before) + 1
     check_log(a.session, game_dir)
+
+
+class _ChangedWhileAsked:
+    """B's view of the shared game, where A's answer lands while B's question is being made:
+    right after the question (``Step.__init__``) read the game's state through the page (the
+    moment another page's thread can change the game under a page's own thread)."""
+
+    def __init__(self, shared, change):
+        self._shared, self._change, self.changed = shared, change, False
+
+    @property
+    def state(self):
+        st = self._shared.state
+        # the caller's caller: GameVM.state is read by Step.__init__
+        if not self.changed and sys._getframe(2).f_code is Step.__init__.__code__:
+            self.changed = True
+            self._change()
+        return st
+
+    def __getattr__(self, name):
+        return getattr(self._shared, name)
+
+
+def test_a_change_while_b_makes_its_question_leaves_b_stale(game_dir):
+    """A question holds the state its page showed and the version of that state, never a newer
+    version with an older state: B's answer to it is refused as stale, not checked against a game
+    B never saw (the stop-50 failure of the eight-page test)."""
+    live, a, b = two_pages(game_dir)
+    shared = a.session
+    view = b.session = _ChangedWhileAsked(shared, lambda: answer(a, random.Random(2)))
+    b._step = None
+    step = b.step
+    assert view.changed and a.error is None and shared.version == 1, "A's answer landed meanwhile"
+    assert step.kind == "reveal_expert" and step.state.n_actions == 1
+    before = stored_actions(shared)
+    assert step.reveal(step.candidates()[0]) is False
+    assert b.error == T("g.err.stale")
+    assert stored_actions(shared) == before and shared.version == 1
+    b.session = shared
 
 
 def test_undo_on_b_appears_on_a_and_stale_undo_is_refused(game_dir):
