@@ -120,14 +120,7 @@ def answer(vm, rng: random.Random, photo_reader: FakeReader | None = None, names
             ok = step.take(rng.choice(step.cards()))
     elif k == "choose_expert":
         names_ = step.names()
-        first = rng.choice(names_)
-        ways = [{"slot": 0}, {"slot": 1}, {"slot": 2}, {"slot": 3}, {"under": True}] if step.needs_slot() else [{}]
-        # a choice the rules refuse (e.g. it would leave the seat's expedition with no cube to
-        # place): a person taps another card or slot; a stale page (the step was remade) stops
-        for name, way in [(n, w) for n in [first] + [n for n in names_ if n != first] for w in ways + [{"use_now": True}]]:
-            ok = step.take(name, **way)
-            if ok or vm.step is not step:
-                break
+        ok = step.take(rng.choice(names_), 0 if step.needs_slot() else None)
     elif k == "seal_action":
         cols = step.colours()
         ok = step.take(rng.choice(cols)[0]) if cols and rng.random() < 0.7 else step.pass_()
