@@ -58,13 +58,10 @@ class Step:
     def __init__(self, vm: "GameVM"):
         self.vm = vm
         self.t = vm.t
-        #: the version of the shared game this question was asked at (None: not shared); an
-        #: answer to an older question is refused (docs/app.md, "Many phones, one game"). Read
-        #: BEFORE the state: another page's change landing between the two reads then leaves an
-        #: older version with a newer state (the answer is refused as stale), never a newer
-        #: version with an older state (an answer to a game the page never showed, accepted)
-        self.seen = vm.seen_version
-        self.state = vm.state
+        #: the version of the shared game this question was asked at (None: not shared) and its
+        #: state, read as one pair (``GameVM.asked``); an answer to an older question is refused
+        #: (docs/app.md, "Many phones, one game")
+        self.seen, self.state = vm.asked()
         self.pending = self.state.pending
         self.seat = self.pending.seat
 

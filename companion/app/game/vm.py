@@ -17,6 +17,7 @@ state with the checked ``apply`` before it is shown as possible), and from the a
 
 from __future__ import annotations
 
+import threading
 from contextlib import nullcontext
 from typing import Callable
 
@@ -72,6 +73,7 @@ class GameVM:
         self._version = 0
         self._listeners: list[Callable[[], None]] = []
         self._seen: int | None = getattr(session, "version", None)
+        self._asking = threading.local()  # the (version, state) of the question being made
         #: called after another page changed the shared game (the screen redraws)
         self.on_remote: Callable[[], None] | None = None
         sub = getattr(session, "subscribe", None)
@@ -314,23 +316,43 @@ class GameVM:
             self._step = self._make_step()
         return self._step
 
-    def categories_needed(self) -> tuple[int, int] | None:
+    def asked(self) -> tuple[int | None, State]:
+        """(version, state) a new question is asked at: the pair ``_make_step`` chose the
+        question's kind on, or, outside it, the version read BEFORE the state. Another page's
+        change landing between the two reads then leaves an older version with a newer state
+        (the answer is refused as stale), never a newer version with an older state or a kind of
+        question the state no longer asks (an answer to a game the page never showed, checked
+        against the game as it is; docs/app.md, "Many phones, one game")."""
+        pair = getattr(self._asking, "pair", None)
+        if pair is not None:
+            return pair
+        seen = self._seen
+        return seen, self.session.state
+
+    def categories_needed(self, st: State | None = None) -> tuple[int, int] | None:
         """(card, owner) of a human's animal whose categories are still unknown."""
-        for si, s in enumerate(self.state.seats):
+        st = st or self.state
+        for si, s in enumerate(st.seats):
             if s.kind != "human":
                 continue
             for cid in s.animals:
-                c = self.state.cards[cid]
+                c = st.cards[cid]
                 if not c.sepultus and c.categories is None:
                     return cid, si
         return None
 
     def _make_step(self) -> Step:
-        st = self.state
+        self._asking.pair = pair = self.asked()
+        try:
+            return self._step_for(pair[1])
+        finally:
+            self._asking.pair = None
+
+    def _step_for(self, st: State) -> Step:
         p = st.pending
         if p.kind == "game_over":
             return GameOverStep(self)
-        need = self.categories_needed()
+        need = self.categories_needed(st)
         if need is not None:
             return CategoriesStep(self, *need)
         if p.seat is not None and p.kind in AUTOMA_KINDS and st.seats[p.seat].kind == "automa":

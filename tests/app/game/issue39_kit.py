@@ -30,6 +30,10 @@ class FakeVM:
     def state(self):
         return self.table.st
 
+    def asked(self):
+        """(version, state) of a new question, as ``GameVM.asked``."""
+        return self.seen_version, self.state
+
     def confirm_all(self, actions, seen=None) -> bool:
         trial = self.state.copy()
         try:
