@@ -331,7 +331,7 @@ class GameVM:
 
     def categories_needed(self, st: State | None = None) -> tuple[int, int] | None:
         """(card, owner) of a human's animal whose categories are still unknown."""
-        st = st or self.state
+        st = self.state if st is None else st
         for si, s in enumerate(st.seats):
             if s.kind != "human":
                 continue
@@ -377,7 +377,7 @@ class GameVM:
 
     # -- words --------------------------------------------------------------------------
     def card_label(self, cid: int, st: State | None = None) -> str:
-        st = st or self.state
+        st = self.state if st is None else st
         c = st.cards[cid]
         if c.sepultus:
             return c.name or self.t("g.card.sepultus", n=cid + 1)
