@@ -107,7 +107,10 @@ class GameVM:
         """Another page changed the shared game: forget the question, tell the screen."""
         if version == self._seen:
             return  # our own change, already shown
-        self.error = None
+        if self.error != self.t("g.err.stale"):
+            # a refusal of the game as it was goes; "another phone changed the game first:
+            # nothing of your tap was applied" stays true, and stays until this page acts
+            self.error = None
         self.notes = []
         self._changed()
         if self.on_remote is not None:

@@ -93,6 +93,24 @@ def test_b_acting_on_a_stale_view_is_refused_and_changes_nothing(game_dir):
     check_log(a.session, game_dir)
 
 
+def test_the_stale_notice_outlives_other_changes_and_other_refusals_do_not(game_dir):
+    """"Another phone changed the game first: nothing of your tap was applied" stays true while
+    the game moves on, so another page's change keeps it (until this page acts); a refusal of
+    the game as it was goes with the change."""
+    live, a, b = two_pages(game_dir)
+    rng = random.Random(5)
+    stale = b.step
+    answer(a, rng)
+    assert stale.reveal(stale.candidates()[0]) is False and b.error == T("g.err.stale")
+    answer(a, rng)   # heard by B
+    assert b.step.seen == a.session.version and b.error == T("g.err.stale")
+    answer(b, rng)   # B acts: the notice goes
+    assert b.error is None
+    b.error = "a refusal of the game as it was"
+    answer(a, rng)
+    assert b.error is None
+
+
 class _ChangedWhileAsked:
     """B's view of the shared game, where A's answer lands while B's question is being made:
     right after the ``at_read``-th read of the game's state through B's page (the moment
