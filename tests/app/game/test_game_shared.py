@@ -231,8 +231,8 @@ def answer_quietly(vm, rng):
     try:
         answer(vm, rng)
     except AssertionError as exc:
-        # the refusal's own words (``vm.error`` may already be cleared: another page's change,
-        # heard in its thread, redraws this page)
+        # the refusal's own words: ``vm.error`` can already be cleared, where another page's
+        # change, heard in that page's thread, checks the error just before this refusal sets it
         if T("g.err.stale") not in str(exc):
             raise
 
