@@ -74,6 +74,9 @@ class GameVM:
         self._listeners: list[Callable[[], None]] = []
         self._seen: int | None = getattr(session, "version", None)
         self._asking = threading.local()  # the (version, state) of the question being made
+        #: ``_remote`` (another page's thread) checks and clears ``error`` under it, ``_stale`` sets
+        #: it under it: the stale notice is never cleared between that check and that clear
+        self._error_lock = threading.Lock()
         #: called after another page changed the shared game (the screen redraws)
         self.on_remote: Callable[[], None] | None = None
         sub = getattr(session, "subscribe", None)
@@ -107,10 +110,11 @@ class GameVM:
         """Another page changed the shared game: forget the question, tell the screen."""
         if version == self._seen:
             return  # our own change, already shown
-        if self.error != self.t("g.err.stale"):
-            # a refusal of the game as it was goes; "another phone changed the game first:
-            # nothing of your tap was applied" stays true, and stays until this page acts
-            self.error = None
+        with self._error_lock:  # one step with ``_stale``'s write: a stale notice set meanwhile is kept
+            if self.error != self.t("g.err.stale"):
+                # a refusal of the game as it was goes; "another phone changed the game first:
+                # nothing of your tap was applied" stays true, and stays until this page acts
+                self.error = None
         self.notes = []
         self._changed()
         if self.on_remote is not None:
@@ -130,7 +134,8 @@ class GameVM:
         return self._stale()
 
     def _stale(self) -> bool:
-        self.error = self.t("g.err.stale")
+        with self._error_lock:
+            self.error = self.t("g.err.stale")
         self.notes = []
         self._changed()  # the fresh state
         return False

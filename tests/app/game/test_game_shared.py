@@ -111,6 +111,43 @@ def test_the_stale_notice_outlives_other_changes_and_other_refusals_do_not(game_
     assert b.error is None
 
 
+class _PausingText(GameText):
+    """The game's texts, where the thread ``pause_in`` (the one another page's change is heard in,
+    ``_remote``) pauses when it asks for the stale notice's words, i.e. between its read of
+    ``error`` and its clear of it, until ``resume`` is set (1 s at most)."""
+
+    def __init__(self):
+        super().__init__()
+        self.pause_in, self.checking, self.resume = None, threading.Event(), threading.Event()
+
+    def __call__(self, key, **kw):
+        if key == "g.err.stale" and threading.current_thread() is self.pause_in:
+            self.checking.set()
+            self.resume.wait(1.0)
+        return super().__call__(key, **kw)
+
+
+def test_a_stale_notice_set_while_another_change_is_heard_is_kept(game_dir):
+    """Another page's change is heard (``GameVM._remote``, in that page's thread) while this page's
+    tap is refused as stale: the notice is not wiped by the clear of the change heard, whichever
+    thread goes first (the check and the clear are one step under the page's error lock)."""
+    live, a, _ = two_pages(game_dir)
+    text = _PausingText()
+    b = GameVM(live.acquire(a.session.game_id), text, a.catalogue)
+    heard = threading.Thread(target=answer, args=(a, random.Random(5)), daemon=True)  # B hears it in A's thread
+    text.pause_in = heard
+    heard.start()
+    assert text.checking.wait(5.0), "B's _remote did not ask for the stale notice"
+    refusal = threading.Thread(target=b.refuse_stale, daemon=True)    # B's own tap, refused as stale
+    refusal.start()
+    refusal.join(0.3)   # with the lock it waits for the clear; without it, it lands before the clear
+    text.resume.set()
+    heard.join(5.0)
+    refusal.join(5.0)
+    assert not heard.is_alive() and not refusal.is_alive()
+    assert b.error == T("g.err.stale")
+
+
 class _ChangedWhileAsked:
     """B's view of the shared game, where A's answer lands while B's question is being made:
     right after the ``at_read``-th read of the game's state through B's page (the moment
@@ -231,8 +268,9 @@ def answer_quietly(vm, rng):
     try:
         answer(vm, rng)
     except AssertionError as exc:
-        # the refusal's own words: ``vm.error`` can already be cleared, where another page's
-        # change, heard in that page's thread, checks the error just before this refusal sets it
+        # the refusal's own words (until stop 52 ``vm.error`` could already be cleared there:
+        # another page's change, heard in that page's thread, checked it just before this
+        # refusal set it, and cleared it after; now one step under ``GameVM._error_lock``)
         if T("g.err.stale") not in str(exc):
             raise
 
