@@ -448,6 +448,22 @@ def test_two_screens_one_game_redraw_and_refuse_a_stale_tap(monkeypatch, game_di
     close_page(a.ctl)
 
 
+def test_undo_is_drawn_with_the_version_the_body_shows(monkeypatch, game_dir):
+    """Another phone's change heard between the drawing of B's body and of its app bar (B's
+    redraw for it comes after, in B's own thread): B's Undo is the body's, so a tap on it is
+    refused as stale, never an undo of a step B's screen has not shown."""
+    a, b, sa, sb = two_screens(monkeypatch, game_dir)
+    shared = sa.vm.session
+    sb.view()                       # B's body: the game as it is now
+    sb.vm.on_remote = None          # B's redraw for A's step is still queued
+    sa.run(sa.vm.step.reveal, sa.vm.step.candidates()[0])
+    n = shared.state.n_actions
+    undo = sb.actions()[0]          # then B's app bar
+    (undo.content if hasattr(undo, "content") else undo).on_click(None)
+    assert shared.state.n_actions == n and sb.vm.error == T("g.err.stale")
+    check_log(shared, game_dir)
+
+
 def texts_of(control):
     from test_game_views import texts
 
