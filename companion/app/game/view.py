@@ -88,8 +88,8 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
         # an Undo tapped on a view the game has left is refused: the version of the question the
         # body shows (drawn just before the bar), not the one the page knows now, which another
         # phone's change heard between the two draws has moved on (its redraw comes after)
-        shown = getattr(self, "_shown", None)
-        seen = shown[1] if shown is not None and shown[0] is self.vm else self.vm.seen_version
+        drawn = getattr(self, "_drawn", None)
+        seen = drawn["seen"] if drawn is not None else self.vm.seen_version
         return [
             icon_button(ft.Icons.UNDO, self.gt("g.game.undo"), lambda e: self.run(self.vm.undo, seen=seen),
                         disabled=not self.vm.can_undo),
@@ -172,7 +172,7 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
     def patch(self, drawn: dict, changed: bool) -> None:
         vm = self.vm
         step = vm.step
-        self._shown = (vm, step.seen)  # the version Undo/Redo are drawn with (``actions``)
+        drawn["seen"] = step.seen  # the version Undo/Redo are drawn with (``actions``)
         drawn["head"].controls = self.head_controls()
         drawn["parent"].controls[drawn["index"]] = self.step_panel(step)
         if not changed:
@@ -223,13 +223,14 @@ class GameScreen(RevealPanel, DicePanel, LivePanel, TurnPanel, CardsPanel, Autom
                               button(gt("g.wiz.title"), lambda e: self.ctl.new_game(), ft.Icons.PLAY_ARROW)])
         vm = self.vm
         step = vm.step
-        self._shown = (vm, step.seen)  # the version Undo/Redo are drawn with (``actions``)
         stretch = ft.CrossAxisAlignment.STRETCH
         head = ft.Column(self.head_controls(), spacing=12, horizontal_alignment=stretch, key=ft.ScrollKey(STEP_KEY))
         main = self.step_panel(step)
         central, seats = self.boards_panel(step)
         logs = self.log_panel()
-        drawn = {"version": getattr(vm, "_version", None), "lang": self.gt.lang, "head": head, "log": logs}
+        # "seen": the version of the question drawn, which Undo/Redo are drawn with (``actions``)
+        drawn = {"version": getattr(vm, "_version", None), "seen": step.seen, "lang": self.gt.lang, "head": head,
+                 "log": logs}
         if self.phone:
             root = ft.Column([head, main, central, *seats, logs], spacing=12, horizontal_alignment=stretch)
             self._drawn = {**drawn, "parent": root, "index": 1, "root": root}
