@@ -1,6 +1,6 @@
 """How long the table profile's learning takes (issue 38: <= 30 s for 10 photos on one core).
 
-    python benchmarks/vision_learn.py [--photos 10] [--keep DIR] [--json]
+    python benchmarks/vision_learn.py [--photos 10] [--domain DIR] [--keep DIR] [--json]
 
 Renders ``--photos`` photos of another table's dice colours (``visionlab.bench.palette``, seed
 ``SEED``: our renderer, the five colours in another palette, 640x480) into a temporary folder, writes
@@ -15,7 +15,10 @@ pinned to one CPU (``taskset -c 0`` where it exists), as the app and the bench r
 
 Prints wall seconds and the CPU seconds of the child process for each (on a shared machine the
 wall time also measures the neighbours), and the learner's own lines. ``--keep DIR`` leaves the
-profile there, e.g. for ``benchmarks/vision_large_photo.py --profile DIR``. No assertion.
+profile there, e.g. for ``benchmarks/vision_large_photo.py --profile DIR``. ``--domain DIR``: the
+photos of a rendered domain folder instead (``NNNNN.jpg`` + ``NNNNN.json``, e.g. a LuxCore table of
+docs/vision-lux.md), in their order: a table whose dice the shipped detector misses also trains the
+detector (``visionlearn.detector``), the learn's longest case. No assertion.
 """
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ def labels_for(folder: Path, first: int, n: int) -> list[dict]:
     for i in range(first, first + n):
         js = json.loads((folder / f"{i:05d}.json").read_text())
         dice = [{"box": d["box"], "value": d["value"], "colour": d["colour"]} for d in js["dice"] if not d["partial"]]
-        lines.append({"image": str(folder / js["image"]), "dice": dice})
+        lines.append({"image": str((folder / js["image"]).resolve()), "dice": dice})
     return lines
 
 
@@ -69,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python benchmarks/vision_learn.py")
     p.add_argument("--photos", type=int, default=10, help="photos confirmed before the first learn (default 10)")
     p.add_argument("--keep", type=Path, default=None, help="keep the profile in this folder (must not exist)")
+    p.add_argument("--domain", type=Path, default=None, help="a rendered domain folder's photos instead of the palette's")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.photos < 1:
@@ -77,10 +81,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"{args.keep} exists; --keep wants a new folder")
     from visionlab.bench.palette import render
 
+    if args.domain is not None and not (args.domain / f"{args.photos:05d}.json").is_file():
+        p.error(f"{args.domain}: not a rendered domain folder of {args.photos + 1} photos or more")
     work = Path(tempfile.mkdtemp(prefix="vision-learn-bench-"))
     try:
-        photos = work / "photos"
-        render(photos, SEED, args.photos + 1)
+        photos = args.domain
+        if photos is None:
+            photos = work / "photos"
+            render(photos, SEED, args.photos + 1)
         profile = args.keep or work / "profile"
         first = learn_once(profile, labels_for(photos, 0, args.photos), work, "first")
         nxt = learn_once(profile, labels_for(photos, args.photos, 1), work, "next")
