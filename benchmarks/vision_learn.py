@@ -78,14 +78,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--photos must be >= 1")
     if args.keep is not None and args.keep.exists():
         p.error(f"{args.keep} exists; --keep wants a new folder")
-    from visionlab.bench.palette import render
-
     if args.domain is not None and not (args.domain / f"{args.photos:05d}.json").is_file():
         p.error(f"{args.domain}: not a rendered domain folder of {args.photos + 1} photos or more")
     work = Path(tempfile.mkdtemp(prefix="vision-learn-bench-"))
     try:
         photos = args.domain
         if photos is None:
+            from visionlab.bench.palette import render
+
             photos = work / "photos"
             render(photos, SEED, args.photos + 1)
         profile = args.keep or work / "profile"
