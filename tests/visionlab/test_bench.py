@@ -230,6 +230,8 @@ def test_hands_free_and_sure_wrong_rate() -> None:
     s = t.summary()
     assert s["hands_free"] == 0.25  # 1 of 4 dice
     assert s["sure_wrong_rate"] == pytest.approx(2 / 3, abs=1e-4)  # 2 of 3 sure reads
+    # taps: the unsure blue, the wrong green, the missed yellow, the false purple (one photo)
+    assert s["taps_per_photo"] == 4.0
     # an "other" die (right read: "unknown", never sure) is left out of hands-free
     t2 = Tally()
     score_synthetic_image(t2, dice[:1] + [Die("unknown", 2, (40, 0, 20, 20), 0.99, True)],

@@ -168,7 +168,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
                                                                   else "the shipped one")
         row["unsure_below"] = reader_threshold(reader)
         s = score(reader, rest, kind)
-        row.update({key: s[key] for key in ("images", "dice", "hands_free", "sure_wrong_rate", "confident_reads",
+        row.update({key: s[key] for key in ("images", "dice", "hands_free", "taps_per_photo", "sure_wrong_rate", "confident_reads",
                                             "confident_wrong", "recall", "false_detections", "value_accuracy",
                                             "colour_accuracy")})
         rows.append(row)
@@ -195,12 +195,13 @@ def format_curves(curves: dict[str, Any]) -> str:
     lines = []
     for name, c in curves.items():
         lines.append(f"{name} ({'trained on' if c['trained_on'] else 'NO model trained on it'}; {c['note']})")
-        lines.append("| k photos (dice) | hands-free | sure-and-wrong | recall | false det. | value | colour | learn s (CPU s) "
-                     "| threshold |")
-        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        lines.append("| k photos (dice) | hands-free | taps a photo | sure-and-wrong | recall | false det. | value | colour "
+                     "| learn s (CPU s) | threshold |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for r in c["rows"]:
             sw = f"{_pct(r['sure_wrong_rate'])} ({r['confident_wrong']} / {r['confident_reads']})"
-            lines.append(f"| {r['k']} ({r['confirmed_dice']}) | {_pct(r['hands_free'])} | {sw} | {_pct(r['recall'])} | "
+            taps = "-" if r.get("taps_per_photo") is None else f"{r['taps_per_photo']:.2f}"
+            lines.append(f"| {r['k']} ({r['confirmed_dice']}) | {_pct(r['hands_free'])} | {taps} | {sw} | {_pct(r['recall'])} | "
                          f"{r.get('false_detections', '-')} | {_pct(r['value_accuracy'])} | {_pct(r['colour_accuracy'])} | "
                          f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {_model_note(r)} |")
         lines.append("")

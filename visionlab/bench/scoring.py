@@ -145,6 +145,10 @@ class Tally:
             # game dice found, read sure and right / all scored game dice: the share a photo
             # reads with no tap
             "hands_free": rate(self.hands_free, self.game_dice),
+            # the player's taps a photo (stop 55): one for each game die not read sure and right
+            # (typed in when missed, confirmed or corrected when unsure, corrected when sure and
+            # wrong) and one for each false detection (removed)
+            "taps_per_photo": rate(self.game_dice - self.hands_free + self.false_detections, self.images),
             # wrong (or not a die) among the sure reads
             "sure_wrong_rate": rate(self.confident_wrong, self.confident),
             "unsure_share": rate(self.unsure, self.predictions),
