@@ -475,23 +475,7 @@ class DiceModel:
         """The finer pass: the image resized by ``scale``, cut into ``nx`` x ``ny`` overlapping
         tiles of the detector's input size; candidates in original pixels. A candidate touching a
         tile edge inside the image is dropped (the overlap shows that die whole in the next tile)."""
-        H, W = image.shape[:2]
-        w2, h2 = _scaled_size(W, H, scale)
-        tw, th = self.input_size
-        out = []
-        for canvas, lb in self.fine_tiles(image, scale, nx, ny):
-            x0, y0 = -int(lb.pad_x), -int(lb.pad_y)
-            for (bx, by, bw, bh), score in self._run_detector(canvas):
-                if ((x0 > 0 and bx <= 1) or (y0 > 0 and by <= 1)
-                        or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
-                    continue   # cut by a tile edge inside the image
-                out.append((lb.to_original((bx, by, bw, bh)), score))
-        return out
-
-    def fine_tiles(self, image: np.ndarray, scale: float, nx: int, ny: int) -> list[tuple[np.ndarray, Letterbox]]:
-        """The finer pass's detector inputs: ``image`` resized by ``scale`` and cut into ``nx`` x
-        ``ny`` overlapping tiles of the detector's input size (padded where the image is smaller),
-        each with the ``Letterbox`` that maps its pixels back (the learner cuts the same tiles)."""
+        cfg = self.config
         H, W = image.shape[:2]
         w2, h2 = _scaled_size(W, H, scale)
         small = shrink(image, (w2, h2), halve=True)   # no older resize to keep
@@ -502,9 +486,14 @@ class DiceModel:
         for y0 in ys:
             for x0 in xs:
                 part = small[y0:y0 + th, x0:x0 + tw]
-                canvas = np.full((th, tw, 3), self.config.pad_value, np.uint8)
+                canvas = np.full((th, tw, 3), cfg.pad_value, np.uint8)
                 canvas[:part.shape[0], :part.shape[1]] = part
-                out.append((canvas, Letterbox(sx=w2 / W, sy=h2 / H, pad_x=-float(x0), pad_y=-float(y0), src_w=W, src_h=H)))
+                lb = Letterbox(sx=w2 / W, sy=h2 / H, pad_x=-float(x0), pad_y=-float(y0), src_w=W, src_h=H)
+                for (bx, by, bw, bh), score in self._run_detector(canvas):
+                    if ((x0 > 0 and bx <= 1) or (y0 > 0 and by <= 1)
+                            or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
+                        continue   # cut by a tile edge inside the image
+                    out.append((lb.to_original((bx, by, bw, bh)), score))
         return out
 
     def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]],

@@ -1,4 +1,4 @@
-"""Write a fine-tuned classifier or detector as ONNX without re-exporting it: its weights, BatchNorm folded
+"""Write a fine-tuned classifier as ONNX without re-exporting it: its weights, BatchNorm folded
 into each convolution, replace the initializers of a copy of the shipped graph (same nodes, same
 names, so it reads exactly as fast as the shipped file and through both runtimes). The result is
 checked against torch with onnxruntime before it is used."""
@@ -33,23 +33,9 @@ def folded_weights(model: torch.nn.Module) -> dict[str, tuple[np.ndarray, np.nda
 
 
 def write_classifier_onnx(model: torch.nn.Module, shipped: Path, out: Path, check_crops: np.ndarray) -> float:
-    """Write ``model`` into a copy of the ``shipped`` classifier graph at ``out``; returns the
-    largest difference between onnxruntime and torch on ``check_crops`` (uint8 [N,64,64,3]);
-    raises when it is over 1e-3 or a weight has no place in the graph."""
-    return write_onnx(model, shipped, out, check_crops, "crops")
-
-
-def write_detector_onnx(model: torch.nn.Module, shipped: Path, out: Path, check_images: np.ndarray) -> float:
-    """``write_classifier_onnx`` for the detector; ``check_images``: uint8 [N,H,W,3] detector
-    inputs, run one at a time (the graph's batch is 1)."""
-    return max(write_onnx(model, shipped, out, check_images[i:i + 1], "image") for i in range(len(check_images)))
-
-
-def write_onnx(model: torch.nn.Module, shipped: Path, out: Path, check: np.ndarray, input_name: str) -> float:
-    """Write ``model`` into a copy of the ``shipped`` graph at ``out`` (every Conv and Gemm's
-    weight and bias replaced by the model's, BatchNorm folded); returns the largest difference
-    between onnxruntime and torch on ``check`` (uint8 NHWC, fed as ``input_name``; relative to the
-    output where it is over 1); raises when it is over 1e-3 or a weight has no place in the graph."""
+    """Write ``model`` into a copy of the ``shipped`` graph at ``out``; returns the largest
+    difference between onnxruntime and torch on ``check_crops`` (uint8 [N,64,64,3]); raises when
+    it is over 1e-3 or a weight has no place in the graph."""
     import onnx
     from onnx import numpy_helper
 
@@ -80,13 +66,11 @@ def write_onnx(model: torch.nn.Module, shipped: Path, out: Path, check: np.ndarr
     import onnxruntime as ort
 
     sess = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
-    x = torch.from_numpy(np.ascontiguousarray(check)).permute(0, 3, 1, 2).float() / 255
+    x = torch.from_numpy(np.ascontiguousarray(check_crops)).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         ref = [t.numpy() for t in model(x)]
-    got = sess.run(None, {input_name: x.numpy()})
-    # relative where the output is over 1 (the detector's box sizes are pixels: 1e-3 of 100 px is
-    # float32 rounding); absolute below (the probabilities)
-    diff = max(float(np.max(np.abs(a - b) / np.maximum(1.0, np.abs(a)))) for a, b in zip(ref, got))
+    got = sess.run(None, {"crops": x.numpy()})
+    diff = max(float(np.max(np.abs(a - b))) for a, b in zip(ref, got))
     if diff > 1e-3:
         raise RuntimeError(f"{out}: onnxruntime differs from torch by {diff}")
     return diff
