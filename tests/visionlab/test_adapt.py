@@ -6,7 +6,8 @@ import io
 from pathlib import Path
 from types import SimpleNamespace
 
-from visionlab.bench.adapt import confirmation, format_curves
+from vision.reader import Die
+from visionlab.bench.adapt import confirmation, format_curves, run_domain
 from visionlab.bench.cli import build_parser
 from visionlab.bench.sets import DomainTruth
 
@@ -51,3 +52,16 @@ def test_the_table_and_the_options():
     args = build_parser().parse_args(["--adapt", "--adapt-ks", "0", "10", "--adapt-trained"])
     assert args.adapt and args.adapt_ks == [0, 10] and args.adapt_trained and not args.adapt_values_only
     assert build_parser().parse_args(["--adapt", "--adapt-values-only"]).adapt_values_only
+
+
+def test_a_rows_json_carries_its_threshold_sweep(tmp_path):
+    """k = 0 reads with the shipped reader alone (no learning): the row keeps the sweep of its reads."""
+    truths = [DomainTruth("red", 3, (10, 10, 30, 30)), DomainTruth("blue", 2, (60, 10, 30, 30))]
+    reads = (Die("red", 3, (10, 10, 30, 30), 0.95, False), Die("blue", 5, (60, 10, 30, 30), 0.89, False))
+    reader = SimpleNamespace(config=SimpleNamespace(unsure_below=0.85),
+                             read=lambda img: SimpleNamespace(error=None, ms=1.0, image_size=(200, 100), dice=reads))
+    items = [{"image": tmp_path / f"{i}.jpg", "truths": truths} for i in range(3)]
+    (row,) = run_domain("d", items, "domain", reader, (0,), tmp_path, tmp_path / "cache", io.StringIO())
+    sweep = {x["unsure_below"]: (x["sure"], x["sure_wrong"]) for x in row["threshold_sweep"]}
+    assert row["confident_wrong"] == 3 and sweep[0.85] == (6, 3)   # k = 0: every photo read, each with a wrong blue
+    assert sweep[0.9] == (3, 0) and sweep[0.99] == (0, 0)

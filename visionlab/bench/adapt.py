@@ -171,6 +171,8 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
         row.update({key: s[key] for key in ("images", "dice", "hands_free", "taps_per_photo", "sure_wrong_rate", "confident_reads",
                                             "confident_wrong", "recall", "false_detections", "value_accuracy",
                                             "colour_accuracy")})
+        # (stop 56) sure / sure-and-wrong at each grid threshold, for choosing a threshold rule from one run
+        row["threshold_sweep"] = s.get("threshold_sweep", [])
         rows.append(row)
         err.write(f"  {name} k={k}: hands-free {row['hands_free']}, sure-and-wrong {row['confident_wrong']} of "
                   f"{row['confident_reads']}\n")
