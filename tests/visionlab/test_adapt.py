@@ -65,3 +65,5 @@ def test_a_rows_json_carries_its_threshold_sweep(tmp_path):
     sweep = {x["unsure_below"]: (x["sure"], x["sure_wrong"]) for x in row["threshold_sweep"]}
     assert row["confident_wrong"] == 3 and sweep[0.85] == (6, 3)   # k = 0: every photo read, each with a wrong blue
     assert sweep[0.9] == (3, 0) and sweep[0.99] == (0, 0)
+    wrong = row["confident_wrong_examples"]
+    assert len(wrong) == 3 and wrong[0]["read"]["value"] == 5 and wrong[0]["truth"]["value"] == 2

@@ -173,6 +173,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
                                             "colour_accuracy")})
         # (stop 56) sure / sure-and-wrong at each grid threshold, for choosing a threshold rule from one run
         row["threshold_sweep"] = s.get("threshold_sweep", [])
+        row["confident_wrong_examples"] = s.get("confident_wrong_examples", [])   # up to 20, as the bench keeps them
         rows.append(row)
         err.write(f"  {name} k={k}: hands-free {row['hands_free']}, sure-and-wrong {row['confident_wrong']} of "
                   f"{row['confident_reads']}\n")
