@@ -54,8 +54,9 @@ def test_the_table_and_the_options():
     assert build_parser().parse_args(["--adapt", "--adapt-values-only"]).adapt_values_only
 
 
-def test_a_rows_json_carries_its_threshold_sweep(tmp_path):
-    """k = 0 reads with the shipped reader alone (no learning): the row keeps the sweep of its reads."""
+def test_a_rows_json_carries_its_threshold_sweep_and_its_wrong_sure_reads(tmp_path):
+    """k = 0 reads with the shipped reader alone (no learning): the row keeps the sweep of its reads
+    and the sure reads that were wrong."""
     truths = [DomainTruth("red", 3, (10, 10, 30, 30)), DomainTruth("blue", 2, (60, 10, 30, 30))]
     reads = (Die("red", 3, (10, 10, 30, 30), 0.95, False), Die("blue", 5, (60, 10, 30, 30), 0.89, False))
     reader = SimpleNamespace(config=SimpleNamespace(unsure_below=0.85),
