@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         model = TableProfile(args.profile).current_model()
         if model is None:
             p.error(f"{args.profile}: no adapted model in this profile")
-        reader = DiceReader.from_files(threads=1, classifier=model.classifier, config=model.reader_config())
+        reader = DiceReader.from_files(threads=1, classifier=model.classifier, config=model.reader_config(),
+                                       veto_colours=model.known_colours)
         classifier = f"adapted ({model.classifier})"
     else:
         reader = DiceReader.from_files(threads=1)
