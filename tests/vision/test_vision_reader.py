@@ -285,3 +285,42 @@ def test_ms_is_measured_with_the_injected_clock() -> None:
 def test_config_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         DEFAULT_READER.unsure_below = 0.1  # type: ignore[misc]
+
+
+class VetoModel:
+    """A stand-in for the shipped classifier of ``ShippedVeto``: "other" for boxes whose x is in
+    ``other_at``, the box's own colour otherwise; it records what it was asked."""
+
+    def __init__(self, other_at: set[float]):
+        self.other_at = other_at
+        self.asked: list[tuple] = []
+
+    def classify(self, image, boxes):
+        self.asked.extend(tuple(b) for b in boxes)
+        cols = []
+        for b in boxes:
+            p = np.full(6, 0.01, np.float32)
+            p[5 if float(b[0]) in self.other_at else 0] = 0.95
+            cols.append(p)
+        return None, np.stack(cols), None, None, None
+
+
+def test_the_shipped_veto_makes_a_sure_read_of_a_known_colour_unsure() -> None:
+    # stop 57, build V: red is known on this table; the shipped classifier says "other" of the die
+    # at x = 10 (another game's die read red) and red of the one at x = 60
+    from vision.reader import ShippedVeto
+
+    raws = [raw(box=(10, 10, 20, 20), colour=0), raw(box=(60, 10, 20, 20), colour=0),
+            raw(box=(110, 10, 20, 20), colour=3),             # blue: not a known colour, never asked
+            raw(box=(160, 10, 20, 20), colour=0, vp=0.5)]     # unsure already: never asked
+    img = np.zeros((100, 200, 3), np.uint8)
+    veto = VetoModel(other_at={10.0, 110.0, 160.0})
+    dice = DiceReader(ScriptedModel(raws), veto=ShippedVeto(veto, frozenset({"red"}))).read(img).dice
+    by_x = {d.box[0]: d for d in dice}
+    assert by_x[10].unsure and by_x[10].colour == "red" and by_x[10].value == 3
+    assert not by_x[60].unsure and not by_x[110].unsure and by_x[160].unsure
+    assert by_x[10].confidence == by_x[60].confidence          # only the flag changes
+    assert sorted(b[0] for b in veto.asked) == [10.0, 60.0]
+    plain = DiceReader(ScriptedModel(raws)).read(img).dice     # no veto: the same reads, both red sure
+    assert [(d.colour, d.value, d.box) for d in plain] == [(d.colour, d.value, d.box) for d in dice]
+    assert not {d.box[0]: d for d in plain}[10].unsure
