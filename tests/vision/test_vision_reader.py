@@ -301,6 +301,9 @@ class VetoModel:
         for b in boxes:
             p = np.full(6, 0.01, np.float32)
             p[5 if float(b[0]) in self.other_at else 0] = 0.95
+            if float(b[0]) == 210.0:     # "other" by its argmax, but not sure of it: no veto
+                p[:] = 0.0
+                p[5], p[0] = 0.6, 0.4
             cols.append(p)
         return None, np.stack(cols), None, None, None
 
@@ -312,15 +315,16 @@ def test_the_shipped_veto_makes_a_sure_read_of_a_known_colour_unsure() -> None:
 
     raws = [raw(box=(10, 10, 20, 20), colour=0), raw(box=(60, 10, 20, 20), colour=0),
             raw(box=(110, 10, 20, 20), colour=3),             # blue: not a known colour, never asked
-            raw(box=(160, 10, 20, 20), colour=0, vp=0.5)]     # unsure already: never asked
-    img = np.zeros((100, 200, 3), np.uint8)
+            raw(box=(160, 10, 20, 20), colour=0, vp=0.5),     # unsure already: never asked
+            raw(box=(210, 10, 20, 20), colour=0)]             # the shipped P(other) 0.6 < 0.9: stays sure
+    img = np.zeros((100, 260, 3), np.uint8)
     veto = VetoModel(other_at={10.0, 110.0, 160.0})
     dice = DiceReader(ScriptedModel(raws), veto=ShippedVeto(veto, frozenset({"red"}))).read(img).dice
     by_x = {d.box[0]: d for d in dice}
     assert by_x[10].unsure and by_x[10].colour == "red" and by_x[10].value == 3
-    assert not by_x[60].unsure and not by_x[110].unsure and by_x[160].unsure
+    assert not by_x[60].unsure and not by_x[110].unsure and by_x[160].unsure and not by_x[210].unsure
     assert by_x[10].confidence == by_x[60].confidence          # only the flag changes
-    assert sorted(b[0] for b in veto.asked) == [10.0, 60.0]
+    assert sorted(b[0] for b in veto.asked) == [10.0, 60.0, 210.0]
     plain = DiceReader(ScriptedModel(raws)).read(img).dice     # no veto: the same reads, both red sure
     assert [(d.colour, d.value, d.box) for d in plain] == [(d.colour, d.value, d.box) for d in dice]
     assert not {d.box[0]: d for d in plain}[10].unsure
