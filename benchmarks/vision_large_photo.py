@@ -68,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         model = TableProfile(args.profile).current_model()
         if model is None:
             p.error(f"{args.profile}: no adapted model in this profile")
-        reader = DiceReader.from_files(threads=1, classifier=model.classifier, config=model.reader_config(),
-                                       veto_colours=model.known_colours)
+        reader = DiceReader.from_files(threads=1, classifier=model.classifier, config=model.reader_config())
         classifier = f"adapted ({model.classifier})"
     else:
         reader = DiceReader.from_files(threads=1)

@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 import cv2
 import numpy as np
 
-from vision.config import DEFAULT_LIMITS, DEFAULT_READER, DICE_COLOURS, ImageLimits, ReaderConfig, default_profile_dir
+from vision.config import DEFAULT_LIMITS, DEFAULT_READER, ImageLimits, ReaderConfig, default_profile_dir
 from vision.labels import LABEL_COLOURS, LabelledPhoto, check_photo, image_sha256
 
 FORMAT = 1
@@ -132,10 +132,6 @@ class AdaptedModel:
     classifier: Path
     unsure_below: float
     info: dict[str, Any]
-    #: game colours the shipped classifier knows on this table (stop 57: it read at least 90 % of the
-    #: profile's confirmed dice of the colour as the colour): its "other" vetoes a sure read of them
-    #: (``vision.reader.ShippedVeto``); () for a model learned before stop 57
-    known_colours: tuple[str, ...] = ()
 
     def reader_config(self, base: ReaderConfig = DEFAULT_READER) -> ReaderConfig:
         """``base`` with this model's sure threshold: how every reader that reads with an
@@ -430,10 +426,7 @@ class TableProfile:
         classifier = folder / CLASSIFIER_FILE
         if not classifier.is_file() or classifier.stat().st_size == 0:
             raise ProfileError(f"{classifier}: the adapted classifier is missing")
-        known = info.get("known_colours", [])
-        if not isinstance(known, list) or any(not isinstance(c, str) or c not in DICE_COLOURS for c in known):
-            raise ProfileError(f"{folder / MODEL_INFO}: \"known_colours\" is not a list of game colours")
-        return AdaptedModel(folder, classifier, float(thr), info, tuple(known))
+        return AdaptedModel(folder, classifier, float(thr), info)
 
     def new_model_folder(self) -> Path:
         """A fresh folder for a model being written (not in use until ``switch_model``). A profile

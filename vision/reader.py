@@ -26,13 +26,7 @@ Decisions (see docs/vision.md):
   (the read cannot be used without a correction), for a faint die (``RawDie.faint``: kept under
   the detection gate because the classifier is sure it is a die), and for two reads of one
   colour whose boxes overlap by IoU >= ``same_colour_unsure_iou`` (a die boxed twice, or one die
-  behind another; a faint die over a read die of its colour is dropped instead);
-* reading with a table's adapted classifier, the shipped classifier's veto (``ShippedVeto``,
-  stop 57): a sure read of a colour the shipped classifier knows on this table (it read at least
-  90 % of the profile's confirmed dice of that colour as that colour) is made unsure where the
-  shipped classifier's P("other") for the same crop is at least ``ShippedVeto.other_from`` (0.9):
-  another game's die that the table's dice taught the adapted classifier to take for the table's
-  own.
+  behind another; a faint die over a read die of its colour is dropped instead).
 """
 
 from __future__ import annotations
@@ -230,27 +224,6 @@ def _lab(value: Any) -> tuple[float, float, float] | None:
     return (float(arr[0]), float(arr[1]), float(arr[2]))
 
 
-@dataclass(frozen=True)
-class ShippedVeto:
-    """The shipped classifier's word on sure reads of the ``colours`` it knows on a table (stop 57,
-    docs/vision.md "The table profile"). ``model``: an object with ``classify(image, boxes)`` as
-    :meth:`vision.model.DiceModel.classify`, holding the shipped classifier."""
-
-    model: Any
-    colours: frozenset[str]
-    #: the shipped classifier's P("other") (mirrored views averaged) from which it vetoes (stop 57:
-    #: the other games' dice it took on the dev tables had 0.98, the right reads its argmax took 0.51-0.70)
-    other_from: float = 0.9
-
-    def says_other(self, image: np.ndarray, boxes: Sequence[Sequence[float]]) -> list[bool]:
-        """Per box (in ``image``'s pixels): is the shipped classifier sure it is "other"?"""
-        if not boxes:
-            return []
-        colour_probs = self.model.classify(image, boxes)[1]
-        other = MODEL_COLOURS.index("other")
-        return [float(p[other]) >= self.other_from for p in colour_probs]
-
-
 class DiceReader:
     """Loads the model once; ``read`` any number of images.
 
@@ -265,14 +238,12 @@ class DiceReader:
         limits: ImageLimits = DEFAULT_LIMITS,
         calibration: "Calibration | None" = None,
         clock: Callable[[], float] = time.perf_counter,
-        veto: ShippedVeto | None = None,
     ) -> None:
         self.model = model
         self.config = config
         self.limits = limits
         self.calibration = calibration
         self._clock = clock
-        self.veto = veto
 
     @classmethod
     def from_files(
@@ -284,31 +255,22 @@ class DiceReader:
         limits: ImageLimits = DEFAULT_LIMITS,
         calibration: "Calibration | None" = None,
         classifier: str | Path | None = None,
-        veto_colours: Sequence[str] = (),
     ) -> "DiceReader":
         """Load ``models/`` (or ``model_dir``) with the chosen runtime backend; ``classifier``:
         another classifier file (a table profile's adapted one, vision/profile.py) beside the
-        shipped detector; ``veto_colours`` (with ``classifier``: the adapted model's
-        ``known_colours``): the shipped classifier is loaded too, for :class:`ShippedVeto`.
+        shipped detector.
 
         Raises ``vision.runtime.ModelLoadError`` / ``FileNotFoundError`` / the model's
         ``ModelMismatchError`` when the model files are missing or do not match."""
         from functools import partial
 
-        from vision.model import DEFAULT_MODEL_DIR, DiceModel, ModelConfig  # the model engineer's module (docs/vision-model.md)
+        from vision.model import DiceModel, ModelConfig  # the model engineer's module (docs/vision-model.md)
         from vision.runtime import create_runtime
 
         factory = partial(create_runtime, backend=backend, threads=threads)
         model_config = None if classifier is None else ModelConfig(classifier_file=str(Path(classifier).resolve()))
         model = DiceModel.from_files(factory, model_dir=model_dir, config=model_config)
-        veto = None
-        if classifier is not None and veto_colours:
-            path = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
-            path = path / ModelConfig().classifier_file
-            if not path.is_file():
-                raise FileNotFoundError(f"dice model file not found: {path}")
-            veto = ShippedVeto(DiceModel(model.detector, factory(str(path)), model.config), frozenset(veto_colours))
-        return cls(model, config=config, limits=limits, calibration=calibration, veto=veto)
+        return cls(model, config=config, limits=limits, calibration=calibration)
 
     def read_loaded(self, loaded: LoadedImage) -> list[Die]:
         """Model + decisions on an already loaded image (boxes in original pixels)."""
@@ -330,11 +292,6 @@ class DiceReader:
                 if pips is not None:
                     die = decide(raw, box, self.config, self.calibration, pip_value=pips)
             candidates.append((die, (x, y, w, h)))
-        if self.veto is not None:
-            asked = [i for i, (d, _) in enumerate(candidates) if not d.unsure and d.colour in self.veto.colours]
-            for i, other in zip(asked, self.veto.says_other(img, [candidates[i][1] for i in asked])):
-                if other:
-                    candidates[i] = (replace(candidates[i][0], unsure=True), candidates[i][1])
         # a die read twice is one die: keep the more confident of heavily overlapping boxes; a faint
         # die comes after every other read and never changes one: it is dropped where it overlaps
         # a read die of its colour as a die boxed twice would (``same_colour_unsure_iou``)

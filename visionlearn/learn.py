@@ -20,10 +20,7 @@
    0.92 or more: overconfident on this table) does not replace an adapted model in use (stop 49);
    a first one is adopted, the shipped reader having read the held-back dice worse. Held-back dice
    read alike by both are no reason to change the reader, and without held-back dice (a profile
-   of one photo) nothing could show it better: the learner then does not train at all; the
-   shipped network also reads every confirmed die of the profile, and the game colours it reads
-   right on this table (``known_colours``) go into ``model.json``: reading with the adapted model,
-   the shipped network's "other" makes a sure read of such a colour unsure (stop 57, build V);
+   of one photo) nothing could show it better: the learner then does not train at all;
 4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
    costs what a shipped read costs), checked against torch with onnxruntime, and switched in
    atomically (``TableProfile.switch_model``). Any failure before the switch leaves the last good
@@ -56,13 +53,6 @@ HOLD_EVERY = 4
 #: colour, a model pulls the table's other colours into it (stop 48: 6 of 26 sure reads wrong on a
 #: table after one photo of three blue dice, every one a green die read as blue)
 MIN_TRAIN_COLOURS = 3
-#: a game colour is *known* to the shipped classifier on a table (stop 57, build V) when it read at
-#: least KNOWN_SHARE of at least KNOWN_MIN of the profile's confirmed dice of that colour as that
-#: colour; reading with the adapted model, its "other" then makes a sure read of that colour unsure
-#: (``vision.reader.ShippedVeto``): another game's die that the table's dice taught the adapted
-#: classifier to take for the table's own
-KNOWN_MIN = 5
-KNOWN_SHARE = 0.9
 JITTERS = 8
 STEPS = 80
 BATCH_TABLE = 16
@@ -166,29 +156,6 @@ def held_back_reads(model: torch.nn.Module, profile: TableProfile, dice: list[Co
         conf = float(v[vi]) * (1.0 if want_c < 0 else float(c[ci]))
         out.append({"confidence": conf, "right": bool(right), "can_be_sure": bool(can_be_sure)})
     return out
-
-
-def shipped_colour_reads(base: torch.nn.Module, profile: TableProfile,
-                         dice: list[ConfirmedDie]) -> dict[str, list[int]]:
-    """Per game colour: [confirmed dice the shipped classifier reads as that colour, confirmed
-    dice of that colour] (every confirmed die with a game colour, at its confirmed box, mirrored
-    views averaged as the reader does)."""
-    game = [d for d in dice if d.die and d.colour is not None and d.colour != "other"]
-    if not game:
-        return {}
-    crops = np.stack([crop_for_classifier(profile.load_crop(d), d.crop_box, CROP, CONTEXT) for d in game])
-    _, cp = classify(base, crops)
-    out: dict[str, list[int]] = {}
-    for d, c in zip(game, cp):
-        tally = out.setdefault(d.colour, [0, 0])
-        tally[0] += int(COLOUR_CLASSES[int(np.argmax(c))] == d.colour)
-        tally[1] += 1
-    return dict(sorted(out.items()))
-
-
-def known_colours(reads: dict[str, list[int]]) -> list[str]:
-    """The colours the shipped classifier knows on this table (``KNOWN_MIN``, ``KNOWN_SHARE``)."""
-    return [c for c, (right, n) in reads.items() if n >= KNOWN_MIN and right >= KNOWN_SHARE * n]
 
 
 def _freeze_batchnorm(model: torch.nn.Module) -> None:
@@ -338,8 +305,6 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         "seed": seed, "steps": steps, "final_loss": round(loss, 4), "train_seconds": round(train_s, 2),
         "base_classifier_sha256": _sha256(shipped),
     }
-    colour_reads = shipped_colour_reads(base, profile, dice)
-    report.update(shipped_colour_reads=colour_reads, known_colours=known_colours(colour_reads))
     refused = None
     if len(sure_reads) < MIN_HELD_BACK and threshold > NO_EVIDENCE and _model_in_use(profile):
         refused = (f"the adapted model reads a held-back die wrong at {NO_EVIDENCE} or more (threshold "

@@ -369,24 +369,6 @@ def test_read_uses_the_profiles_adapted_pair(tmp_path, monkeypatch):
     assert code == 2 and "cannot load the dice model" in err
 
 
-def test_the_known_colours_of_an_adapted_model(tmp_path):
-    # stop 57 (build V): model.json's "known_colours" reach the reader; a model without them (learned
-    # before) has none; a list that is not of game colours is a torn description
-    prof = TableProfile(tmp_path / "prof")
-    prof.add_photos(parse_labels(_labels(tmp_path)))
-    _install_model(prof, 0.9)
-    assert prof.current_model().known_colours == ()
-    folder = prof.new_model_folder()
-    shutil.copy(SHIPPED_CLASSIFIER, folder / CLASSIFIER_FILE)
-    prof.switch_model(folder, {"unsure_below": 0.9, "known_colours": ["blue", "red"]})
-    assert prof.current_model().known_colours == ("blue", "red")
-    for bad in (["other"], "blue", [1]):
-        info = json.loads((folder / "model.json").read_text())
-        (folder / "model.json").write_text(json.dumps(dict(info, known_colours=bad)))
-        with pytest.raises(ProfileError, match="known_colours"):
-            prof.current_model()
-
-
 def test_a_torn_profile_reads_with_the_shipped_model(tmp_path):
     image = _sample_image()
     prof = TableProfile(tmp_path / "prof")

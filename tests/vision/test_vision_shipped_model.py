@@ -62,21 +62,3 @@ def test_shipped_model_reads_the_samples_right(model, path):
 def test_empty_table_reads_nothing(model):
     # a plain grey image and a wood-like gradient: no dice
     assert model.read(np.full((480, 640, 3), 128, np.uint8)) == []
-
-
-def test_an_adapted_reader_with_known_colours_loads_the_shipped_classifier_for_its_veto():
-    # stop 57 (build V): the veto reads with the SHIPPED classifier beside the adapted one (here a
-    # copy of the shipped file stands in for an adapted one); no known colours, no veto
-    from vision.reader import DiceReader
-
-    adapted = DEFAULT_MODEL_DIR / "dice_classifier.onnx"
-    reader = DiceReader.from_files(classifier=adapted, veto_colours=("blue",))
-    assert reader.veto is not None and reader.veto.colours == frozenset({"blue"})
-    assert Path(reader.veto.model.classifier.path) == DEFAULT_MODEL_DIR / "dice_classifier.onnx"
-    assert DiceReader.from_files(classifier=adapted).veto is None
-    assert DiceReader.from_files(veto_colours=("blue",)).veto is None   # the shipped reader needs none
-    sample = next(f for f in SAMPLE_FILES if json.loads(f.read_text())["dice"])
-    image = cv2.imread(str(sample.with_suffix(".jpg")))
-    assert image is not None
-    with_veto, plain = reader.read(image), DiceReader.from_files(classifier=adapted).read(image)
-    assert [(d.colour, d.value, d.box) for d in with_veto.dice] == [(d.colour, d.value, d.box) for d in plain.dice]

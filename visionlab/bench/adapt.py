@@ -127,8 +127,7 @@ def adapted_reader(profile: Path, backend: str = "auto") -> Any:
     model = TableProfile(profile).current_model()
     if model is None:
         return None
-    return DiceReader.from_files(backend=backend, classifier=model.classifier, config=model.reader_config(),
-                                 veto_colours=model.known_colours)
+    return DiceReader.from_files(backend=backend, classifier=model.classifier, config=model.reader_config())
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,

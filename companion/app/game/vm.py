@@ -176,8 +176,7 @@ class GameVM:
 
         if adapted is not None:
             try:
-                return DiceReader.from_files(classifier=adapted.classifier, config=adapted.reader_config(),
-                                             veto_colours=adapted.known_colours)
+                return DiceReader.from_files(classifier=adapted.classifier, config=adapted.reader_config())
             except Exception as exc:  # noqa: BLE001 - the adapted model cannot load: the shipped one reads
                 self.learning._report(f"the adapted model cannot load: {exc}")
         return DiceReader.from_files()
