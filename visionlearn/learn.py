@@ -45,7 +45,6 @@ from visionlab.train.nets import Classifier
 from visionlab.train.train import classifier_loss
 from visionlab.train.warmstart import load_onnx_weights
 
-from .repaint import repaint
 from .threshold import MIN_HELD_BACK, NO_EVIDENCE, SHIPPED, choose_threshold, sure_counts
 
 HOLD_EVERY = 4
@@ -55,8 +54,6 @@ HOLD_EVERY = 4
 #: table after one photo of three blue dice, every one a green die read as blue)
 MIN_TRAIN_COLOURS = 3
 JITTERS = 8
-#: jittered crops of a confirmed die's repainted copy (colour "other"), when its pips are found
-REPAINT_JITTERS = 4
 STEPS = 80
 BATCH_TABLE = 16
 BATCH_REPLAY = 16
@@ -113,12 +110,8 @@ def _labels(d: ConfirmedDie) -> tuple[int, int]:
 
 def table_bank(profile: TableProfile, dice: list[ConfirmedDie], rng: np.random.Generator) -> dict[str, np.ndarray]:
     """``JITTERS`` classifier crops per confirmed die (the first as the box was confirmed, the
-    others with the box jittered as detector boxes are), with their labels; and for a die
-    confirmed in a game colour whose pips are found, ``REPAINT_JITTERS`` crops of it with other
-    pips (``visionlearn.repaint``), labelled "other" with its value (``repainted``: how many dice)."""
+    others with the box jittered as detector boxes are), with their labels."""
     crops, values, colours, dies = [], [], [], []
-    other = COLOUR_CLASSES.index("other")
-    repainted = 0
     for d in dice:
         img = profile.load_crop(d)
         v, c = _labels(d)
@@ -128,16 +121,8 @@ def table_bank(profile: TableProfile, dice: list[ConfirmedDie], rng: np.random.G
             values.append(v)
             colours.append(c)
             dies.append(int(d.die))
-        # the same die with other pips is not the table's: another game's die (visionlearn.repaint)
-        made = repaint(img, d.crop_box, d.value, rng) if d.die and 0 <= c != other else None
-        repainted += made is not None
-        for j in range(REPAINT_JITTERS if made is not None else 0):
-            crops.append(crop_for_classifier(made[0], _jitter_box(rng, d.crop_box), CROP, CONTEXT))
-            values.append(v)
-            colours.append(other)
-            dies.append(1)
     return {"crops": np.stack(crops), "value": np.array(values, np.int8), "colour": np.array(colours, np.int8),
-            "die": np.array(dies, np.int8), "repainted": np.array(repainted)}
+            "die": np.array(dies, np.int8)}
 
 
 @torch.no_grad()
@@ -297,7 +282,6 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
     bank = table_bank(profile, train_dice, rng)
-    trained_on["repainted"] = int(bank["repainted"])
     replay = replay_crops(Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR, log)
     base = load_onnx_weights(Classifier(), shipped).eval()
     model = load_onnx_weights(Classifier(), shipped)

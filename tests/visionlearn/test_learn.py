@@ -27,8 +27,6 @@ def small_replay(monkeypatch):
     monkeypatch.setattr(L, "REPLAY_SCENES", 6)
     # these tables call every die purple: one colour, where a real first learn waits for three
     monkeypatch.setattr(L, "MIN_TRAIN_COLOURS", 1)
-    # these tables call dice of every look purple: their repainted copies would say the opposite
-    monkeypatch.setattr(L, "REPAINT_JITTERS", 0)
 
 
 SHIFTED = {"red": "purple", "yellow": "red", "purple": "blue", "blue": "green", "green": "yellow"}
