@@ -68,3 +68,24 @@ def test_a_rows_json_carries_its_threshold_sweep_and_its_wrong_sure_reads(tmp_pa
     assert sweep[0.9] == (3, 0) and sweep[0.99] == (0, 0)
     wrong = row["confident_wrong_examples"]
     assert len(wrong) == 3 and wrong[0]["read"]["value"] == 5 and wrong[0]["truth"]["value"] == 2
+
+
+def test_the_curves_bar_at_ten_photos():
+    from visionlab.bench.adapt import curve_bar
+
+    def row(k, hf, value, wrong, sure):
+        return {"k": k, "confirmed_dice": 3 * k, "hands_free": hf, "sure_wrong_rate": wrong / sure, "confident_wrong": wrong,
+                "confident_reads": sure, "recall": 1.0, "value_accuracy": value, "colour_accuracy": 0.9,
+                "unsure_below": 0.85}
+    assert curve_bar([row(0, 0.5, 0.9, 0, 50), row(10, 0.8, 0.95, 1, 100)]) == {"k": 10, "met": True, "misses": []}
+    assert curve_bar([row(0, 0.5, 1.0, 0, 50), row(10, 0.8, 1.0, 1, 100)])["met"]        # value right at both
+    bad = curve_bar([row(0, 0.5, 0.95, 0, 50), row(10, 0.5, 0.95, 2, 100)])
+    assert not bad["met"] and len(bad["misses"]) == 3                                    # each figure says why
+    assert "sure-and-wrong 2 of 100, over 1 %" in bad["misses"][2]
+    assert curve_bar([row(0, 0.5, 0.9, 0, 50), row(5, 0.8, 0.95, 0, 100)]) is None      # no row at k = 10
+    text = format_curves({"d": {"trained_on": False, "note": "n",
+                                "rows": [row(0, 0.5, 0.9, 0, 50), row(10, 0.8, 0.95, 1, 100)]}})
+    assert "k = 10 against k = 0: meets the bar" in text
+    text = format_curves({"d": {"trained_on": False, "note": "n",
+                                "rows": [row(0, 0.5, 0.95, 0, 50), row(10, 0.5, 0.95, 2, 100)]}})
+    assert "misses the bar: hands-free 50.0 %, not above 50.0 %; value 95.0 %, not above 95.0 %" in text

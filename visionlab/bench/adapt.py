@@ -185,6 +185,31 @@ def _pct(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.1f} %"
 
 
+#: the issue's bar on a learning curve (issue 38, "done when"): with ``BAR_K`` confirmed photos,
+#: hands-free and value better than with none, and sure-and-wrong at most ``BAR_SURE_WRONG``
+BAR_K = 10
+BAR_SURE_WRONG = 0.01
+
+
+def curve_bar(rows: list[dict[str, Any]], k: int = BAR_K) -> dict[str, Any] | None:
+    """Whether a curve's row with ``k`` photos meets the bar against its row with none: hands-free
+    higher; value higher, or 100 % in both (a value already right cannot rise); sure-and-wrong at
+    most 1 % of its sure reads. None without both rows. ``misses``: what fails, in words."""
+    by_k = {r["k"]: r for r in rows}
+    if 0 not in by_k or k not in by_k:
+        return None
+    r0, rk = by_k[0], by_k[k]
+    misses = []
+    if not rk["hands_free"] > r0["hands_free"]:
+        misses.append(f"hands-free {_pct(rk['hands_free'])}, not above {_pct(r0['hands_free'])}")
+    v0, vk = r0["value_accuracy"], rk["value_accuracy"]
+    if v0 is not None and vk is not None and not (vk > v0 or vk == v0 == 1.0):
+        misses.append(f"value {_pct(vk)}, not above {_pct(v0)}")
+    if rk["confident_wrong"] > BAR_SURE_WRONG * rk["confident_reads"]:
+        misses.append(f"sure-and-wrong {rk['confident_wrong']} of {rk['confident_reads']}, over 1 %")
+    return {"k": k, "met": not misses, "misses": misses}
+
+
 def _model_note(r: dict[str, Any]) -> str:
     """The threshold column: the threshold of the model the row reads with, and which model."""
     if r.get("adopted", True):
@@ -207,6 +232,11 @@ def format_curves(curves: dict[str, Any]) -> str:
             lines.append(f"| {r['k']} ({r['confirmed_dice']}) | {_pct(r['hands_free'])} | {taps} | {sw} | {_pct(r['recall'])} | "
                          f"{r.get('false_detections', '-')} | {_pct(r['value_accuracy'])} | {_pct(r['colour_accuracy'])} | "
                          f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {_model_note(r)} |")
+        bar = curve_bar(c["rows"])
+        if bar is not None:
+            lines.append(f"k = {bar['k']} against k = 0: " + ("meets the bar (hands-free and value better, sure-and-wrong "
+                                                           "at most 1 %)" if bar["met"] else
+                                                           "misses the bar: " + "; ".join(bar["misses"])))
         lines.append("")
     return "\n".join(lines)
 
@@ -255,7 +285,7 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
             if values_only:
                 note += "; confirmed with values only (every colour null)"
             curves[name] = {"trained_on": was_trained_on(name, trained), "note": note, "rows": rows,
-                            "photos": len(items)}
+                            "photos": len(items), "bar": curve_bar(rows)}
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if args.json:
