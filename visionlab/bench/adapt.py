@@ -234,8 +234,8 @@ def format_curves(curves: dict[str, Any]) -> str:
                          f"{r.get('learn_seconds', '-')} ({r.get('learn_cpu_seconds', '-')}) | {_model_note(r)} |")
         bar = curve_bar(c["rows"])
         if bar is not None:
-            lines.append(f"k = {bar['k']} against k = 0: " + ("meets the bar (hands-free and value better, sure-and-wrong "
-                                                           "at most 1 %)" if bar["met"] else
+            lines.append(f"k = {bar['k']} against k = 0: " + ("meets the bar (hands-free higher, value higher or 100 % "
+                                                           "at both, sure-and-wrong at most 1 %)" if bar["met"] else
                                                            "misses the bar: " + "; ".join(bar["misses"])))
         lines.append("")
     return "\n".join(lines)
