@@ -89,3 +89,29 @@ def test_the_curves_bar_at_ten_photos():
     text = format_curves({"d": {"trained_on": False, "note": "n",
                                 "rows": [row(0, 0.5, 0.95, 0, 50), row(10, 0.5, 0.95, 2, 100)]}})
     assert "misses the bar: hands-free 50.0 %, not above 50.0 %; value 95.0 %, not above 95.0 %" in text
+
+
+def test_value_on_the_dice_both_readers_find(tmp_path, monkeypatch):
+    """(stop 59) A reader that finds one die more and reads its value wrong lowers the value figure
+    (a share of the dice found) while reading the common dice as well: the row says both, and the
+    bar line says why value is not higher."""
+    import visionlab.bench.adapt as adapt
+
+    truths = [DomainTruth("red", 3, (10, 10, 30, 30)), DomainTruth("blue", 2, (60, 10, 30, 30))]
+
+    def reader(dice):
+        return SimpleNamespace(config=SimpleNamespace(unsure_below=0.85),
+                               read=lambda img: SimpleNamespace(error=None, ms=1.0, image_size=(200, 100), dice=dice))
+    shipped = reader((Die("red", 3, (10, 10, 30, 30), 0.5, True),))                       # finds the red only
+    adapted = reader((Die("red", 3, (10, 10, 30, 30), 0.95, False), Die("blue", 5, (60, 10, 30, 30), 0.4, True)))
+    monkeypatch.setattr(adapt, "learn_profile", lambda *a, **k: (0.1, 0.1, ""))
+    monkeypatch.setattr(adapt, "adapted_reader", lambda profile: adapted)
+    monkeypatch.setattr(adapt, "_model_folder", lambda profile: None)
+    items = [{"image": tmp_path / f"{i}.jpg", "truths": truths} for i in range(12)]
+    rows = run_domain("d", items, "domain", shipped, (0, 10), tmp_path, tmp_path / "cache", io.StringIO())
+    assert "value_common" not in rows[0]
+    assert rows[0]["value_accuracy"] == 1.0 and rows[1]["value_accuracy"] == 0.5
+    assert rows[1]["value_common"] == {"dice": 2, "right": 2, "right_before": 2, "found_only_now": 2, "right_only_now": 0}
+    bar = adapt.curve_bar(rows)
+    assert bar["misses"] == ["value 50.0 %, not above 100.0 % (on the 2 dice both find, 2 → 2 read right; "
+                             "0 of the 2 dice only k = 10 finds)"]

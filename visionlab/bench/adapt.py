@@ -82,7 +82,19 @@ def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, 
         else:
             w, h = result.image_size
             score_real_image(tally, result.dice, read_yolo_labels(it["labels"], w, h), name=Path(it["image"]).name)
-    return tally.summary(with_colour=with_colour)
+    out = tally.summary(with_colour=with_colour)
+    out["value_by_truth"] = dict(tally.value_by_truth)
+    return out
+
+
+def value_on_common(now: dict[Any, bool], before: dict[Any, bool]) -> dict[str, Any]:
+    """Value right on the dice two reads of the same photos both found (``Tally.value_by_truth``
+    of each): a reader that finds more dice, with their values read worse, lowers the value figure
+    (a share of the dice found) while reading the others' values as well or better (stop 59)."""
+    common = [key for key in now if key in before]
+    return {"dice": len(common), "right": sum(now[key] for key in common),
+            "right_before": sum(before[key] for key in common),
+            "found_only_now": len(now) - len(common), "right_only_now": sum(v for key, v in now.items() if key not in before)}
 
 
 def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO,
@@ -147,6 +159,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
     if len(pool_idx) < pool_n or not rest:
         raise ValueError(f"{name}: {len(items)} photos, the curve needs {pool_n} with dice and more to read")
     rows = []
+    first_values: dict[Any, bool] | None = None  # the k = 0 row's (the shipped reader's) value per die found
     profile = work / f"{name.replace('/', '_').replace(' ', '_')}-profile"
     added = 0
     for k in ks:
@@ -173,6 +186,10 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
                                             "colour_accuracy")})
         # (stop 56) sure / sure-and-wrong at each grid threshold, for choosing a threshold rule from one run
         row["threshold_sweep"] = s.get("threshold_sweep", [])
+        if k == 0:
+            first_values = s["value_by_truth"]
+        elif first_values is not None:  # (stop 59) value on the dice the shipped reader found too, and on the others
+            row["value_common"] = value_on_common(s["value_by_truth"], first_values)
         row["confident_wrong_examples"] = s.get("confident_wrong_examples", [])   # up to 20, as the bench keeps them
         rows.append(row)
         err.write(f"  {name} k={k}: hands-free {row['hands_free']}, sure-and-wrong {row['confident_wrong']} of "
@@ -204,7 +221,12 @@ def curve_bar(rows: list[dict[str, Any]], k: int = BAR_K) -> dict[str, Any] | No
         misses.append(f"hands-free {_pct(rk['hands_free'])}, not above {_pct(r0['hands_free'])}")
     v0, vk = r0["value_accuracy"], rk["value_accuracy"]
     if v0 is not None and vk is not None and not (vk > v0 or vk == v0 == 1.0):
-        misses.append(f"value {_pct(vk)}, not above {_pct(v0)}")
+        why = f"value {_pct(vk)}, not above {_pct(v0)}"
+        vc = rk.get("value_common")
+        if vc and vc["dice"]:
+            why += (f" (on the {vc['dice']} dice both find, {vc['right_before']} → {vc['right']} read right; "
+                    f"{vc['right_only_now']} of the {vc['found_only_now']} dice only k = {k} finds)")
+        misses.append(why)
     if rk["confident_wrong"] > BAR_SURE_WRONG * rk["confident_reads"]:
         misses.append(f"sure-and-wrong {rk['confident_wrong']} of {rk['confident_reads']}, over 1 %")
     return {"k": k, "met": not misses, "misses": misses}

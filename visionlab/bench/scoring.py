@@ -117,6 +117,9 @@ class Tally:
     by_group: dict[str, list[int]] = field(default_factory=dict)
     # die size bin (``large.size_label``: the longer side of the whole-die box) -> the same counts
     by_size: dict[str, list[int]] = field(default_factory=dict)
+    # (image name, scored truth index) -> value right, for every scored die found: two readers'
+    # value on the dice both find (``bench --adapt``, stop 59; not in ``summary``)
+    value_by_truth: dict[tuple[str, int], bool] = field(default_factory=dict)
 
     def add_image(self, all_right: bool, no_tap: bool = False) -> None:
         self.images += 1
@@ -238,6 +241,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         tally.value_right += v_ok
         tally.colour_right += c_ok
         tally.both_right += v_ok and c_ok
+        tally.value_by_truth[(name, j)] = bool(v_ok)
         all_right &= v_ok and c_ok
         read_ok[j] = v_ok and c_ok
         _count_confidence(tally, d, v_ok and c_ok, name, {"colour": want_colour, "value": t.value}, value_only)
@@ -324,6 +328,7 @@ def score_real_image(tally: Tally, dice: Sequence[Any], labels: Sequence[tuple[i
         v_ok = dice[i].value == labels[j][0]
         tally.matched += 1
         tally.value_right += v_ok
+        tally.value_by_truth[(name, j)] = bool(v_ok)
         all_right &= v_ok
         _count_confidence(tally, dice[i], v_ok, name, {"value": labels[j][0]}, value_only=True)
         free = v_ok and not _value_unsure(dice[i], tally.unsure_below)
