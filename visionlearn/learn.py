@@ -61,6 +61,7 @@ LR = 3e-4
 REPLAY_SEED = 1900  # a training seed of our renderer (docs/vision-model.md: training uses 1000-1999)
 REPLAY_SCENES = 60
 REPLAY_VERSION = 1
+SHIPPED_REPLAY = "learner-replay"  # models/learner-replay-1900-60-v1.npz: the replay, rendered by replay_crops
 
 
 class LearnError(Exception):
@@ -75,16 +76,39 @@ def split_photos(photos: list[int]) -> tuple[list[int], list[int]]:
     return [p for p in photos if p not in held], held
 
 
-def replay_crops(cache_dir: Path, log: Callable[[str], None] = print) -> dict[str, np.ndarray]:
+def _load_replay(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        out = {k: z[k] for k in ("crops", "value", "colour", "die")}
+    n = len(out["crops"])
+    if n == 0 or out["crops"].shape[1:] != (CROP, CROP, 3) or any(len(out[k]) != n for k in ("value", "colour", "die")):
+        raise ValueError(f"crops {out['crops'].shape} and labels {[len(out[k]) for k in ('value', 'colour', 'die')]} "
+                         "do not match")
+    return out
+
+
+def shipped_replay_file(model_dir: Path | None = None) -> Path:
+    """The classifier's replay as the learner renders it (``replay_crops``), shipped beside the
+    model files (``SHIPPED_REPLAY``) so that a first learn does not render it (stop 59)."""
+    return Path(model_dir or DEFAULT_MODEL_DIR) / f"{SHIPPED_REPLAY}-{REPLAY_SEED}-{REPLAY_SCENES}-v{REPLAY_VERSION}.npz"
+
+
+def replay_crops(cache_dir: Path, log: Callable[[str], None] = print,
+                 shipped: Path | None = None) -> dict[str, np.ndarray]:
     """Crops of ``REPLAY_SCENES`` scenes of our renderer (dice of every colour, other dice,
-    negatives), rendered once and cached in ``cache_dir``."""
+    negatives): the profile's cache in ``cache_dir`` when there is one, else the ``shipped`` copy
+    (``shipped_replay_file``), else rendered once and cached in ``cache_dir``. All three hold the
+    same crops."""
     path = Path(cache_dir) / f"replay-{REPLAY_SEED}-{REPLAY_SCENES}-v{REPLAY_VERSION}.npz"
     if path.is_file():
         try:
-            with np.load(path) as z:
-                return {k: z[k] for k in ("crops", "value", "colour", "die")}
+            return _load_replay(path)
         except (OSError, ValueError, KeyError, EOFError) as exc:
             log(f"replay cache {path} unreadable ({exc}); rendering it again")
+    if shipped is not None and shipped.is_file():
+        try:
+            return _load_replay(shipped)
+        except (OSError, ValueError, KeyError, EOFError) as exc:
+            log(f"shipped replay {shipped} unreadable ({exc}); rendering it")
     from visionlab.train.data import render_sample
 
     t0 = time.perf_counter()
@@ -282,7 +306,8 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
     bank = table_bank(profile, train_dice, rng)
-    replay = replay_crops(Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR, log)
+    replay = replay_crops(Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR, log,
+                          shipped_replay_file(Path(model_dir) if model_dir else None))
     base = load_onnx_weights(Classifier(), shipped).eval()
     model = load_onnx_weights(Classifier(), shipped)
     t_train = time.perf_counter()

@@ -269,3 +269,39 @@ def test_the_steps_from_the_environment(tmp_path, monkeypatch, capsys):
     # --steps wins
     assert learn_main(["--profile", str(prof.path), "--cache", str(tmp_path / "cache"), "--json", "--steps", "2"]) == 0
     assert json.loads(capsys.readouterr().out)["steps"] == 2
+
+
+def test_the_shipped_replay_is_the_one_the_learner_renders(monkeypatch, tmp_path):
+    """(stop 59) models/ ships the classifier's replay so a first learn need not render it: it must
+    hold exactly the crops ``replay_crops`` renders (regenerate it with them when the renderer or
+    the replay's scenes change)."""
+    monkeypatch.setattr(L, "REPLAY_SCENES", 60)
+    shipped = L.shipped_replay_file()
+    assert shipped.is_file(), f"{shipped} is missing"
+    rendered = L.replay_crops(tmp_path / "cache", log=lambda m: None)       # no cache, no shipped copy: rendered
+    with np.load(shipped) as z:
+        assert set(z.files) == {"crops", "value", "colour", "die"}
+        for k in ("crops", "value", "colour", "die"):
+            assert np.array_equal(z[k], rendered[k]), k
+
+
+def test_the_replay_comes_from_the_profile_then_the_shipped_copy_then_the_renderer(tmp_path):
+    logs = []
+    cache, shipped = tmp_path / "cache", tmp_path / "shipped.npz"
+    first = L.replay_crops(cache, log=logs.append)                             # rendered (6 scenes) and cached
+    assert any("rendered" in m for m in logs) and len(first["crops"]) > 0
+    cached = next(cache.iterdir())
+    cached.rename(shipped)                                                     # now only a "shipped" copy
+    logs.clear()
+    again = L.replay_crops(cache, log=logs.append, shipped=shipped)
+    assert not logs and all(np.array_equal(again[k], first[k]) for k in first)  # read, not rendered
+    assert not cache.joinpath(cached.name).exists()                            # and not copied
+    shipped.write_bytes(b"not an npz")                                         # a broken shipped copy: rendered
+    logs.clear()
+    third = L.replay_crops(cache, log=logs.append, shipped=shipped)
+    assert any("shipped replay" in m and "unreadable" in m for m in logs) and any("rendered" in m for m in logs)
+    assert all(np.array_equal(third[k], first[k]) for k in first)
+    np.savez_compressed(shipped, crops=first["crops"][:2], value=first["value"], colour=first["colour"], die=first["die"])
+    logs.clear()
+    L.replay_crops(tmp_path / "other-cache", log=logs.append, shipped=shipped)  # labels not matching the crops
+    assert any("do not match" in m for m in logs)
