@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=20, help="timed reads per image (default 20)")
     p.add_argument("--first-pass-only", action="store_true", help="the finer pass off, for comparison")
     p.add_argument("--profile", type=Path, default=None,
-                   help="read with this table profile's adapted classifier (python -m vision learn)")
+                   help="read with this table profile's adapted model (python -m vision learn)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     if args.runs < 1:
@@ -68,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         model = TableProfile(args.profile).current_model()
         if model is None:
             p.error(f"{args.profile}: no adapted model in this profile")
-        reader = DiceReader.from_files(threads=1, classifier=model.classifier, config=model.reader_config())
-        classifier = f"adapted ({model.classifier})"
+        reader = DiceReader.from_files(threads=1, classifier=model.classifier, detector=model.detector,
+                                       config=model.reader_config())
+        classifier = f"adapted ({model.classifier or 'the shipped classifier'}, {model.detector or 'the shipped detector'})"
     else:
         reader = DiceReader.from_files(threads=1)
         classifier = "shipped"

@@ -17,7 +17,8 @@ Prints wall seconds and the CPU seconds of the child process for each (on a shar
 wall time also measures the neighbours), and the learner's own lines. ``--keep DIR`` leaves the
 profile there, e.g. for ``benchmarks/vision_large_photo.py --profile DIR``. ``--domain DIR``: the
 photos of a rendered domain folder instead (``NNNNN.jpg`` + ``NNNNN.json``, e.g. a LuxCore table of
-docs/vision-lux.md), in their order: the learn on a table's own photos. No assertion.
+docs/vision-lux.md), in their order: a table whose dice the shipped detector misses also trains the
+detector (``visionlearn.detector``), the learn's longest case. No assertion.
 """
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ table profile"): a JSON-lines file, one photo per line,
 
 boxes in original-image pixels of the whole die (after EXIF rotation, what ``read --json``
 gives), a relative ``image`` relative to the labels file. ``colour`` null (or absent) when only
-the value is known; ``"unknown"`` (``read --json``'s word for a die of no game colour) is taken
+the value is known; ``"complete": false`` (optional, default true) when the photo holds dice the
+line does not list (a die typed in by hand, a die left out): the reader's detector is not taught
+from it (it would learn those dice as background); ``"unknown"`` (``read --json``'s word for a die of no game colour) is taken
 as ``"other"``, so a confirmed read and a hand-labelled photo are the same input. Other keys
 (``confidence``, ``unsure``, ``ms``) are ignored.
 
@@ -51,6 +53,7 @@ class LabelledPhoto:
     image: Path
     dice: tuple[LabelledDie, ...]
     line: int  # 1-based line of the labels file (0: not from a file)
+    complete: bool = True  # every die of the photo is listed with its box (the detector may learn from it)
 
 
 def _number(v: Any) -> bool:
@@ -95,8 +98,11 @@ def parse_line(text: str, base: Path, line: int = 0) -> LabelledPhoto:
     if not isinstance(dice, list):
         raise LabelsError("\"dice\" must be a list of {\"box\", \"value\", \"colour\"}")
     parsed = tuple(_die(d, k) for k, d in enumerate(dice))
+    complete = rec.get("complete", True)
+    if not isinstance(complete, bool):
+        raise LabelsError(f"\"complete\" must be true or false, not {json.dumps(complete)}")
     path = Path(image).expanduser()
-    return LabelledPhoto(path if path.is_absolute() else base / path, parsed, line)
+    return LabelledPhoto(path if path.is_absolute() else base / path, parsed, line, complete)
 
 
 def check_photo(photo: LabelledPhoto, limits: ImageLimits = DEFAULT_LIMITS) -> LoadedImage:

@@ -21,6 +21,11 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 
 DETECTOR_INPUT = "image"
 DETECTOR_OUTPUTS = ("heatmap", "wh", "offset")
+#: a table profile's detector (visionlearn.detector) has a second heatmap, learned on the table's
+#: photos over the shipped detector's features; its peaks add dice where the shipped heatmap has
+#: none that can be kept (``union_candidates``), so every die the shipped heatmap finds is boxed
+#: and read exactly as by the shipped detector
+TABLE_HEATMAP = "heatmap_table"
 CLASSIFIER_INPUT = "crops"
 CLASSIFIER_OUTPUTS = ("value_probs", "colour_probs", "die_prob")
 LETTERBOX_AREA_BELOW = 0.5  # letterbox scale below which the resize averages areas (else bilinear)
@@ -31,7 +36,7 @@ PYRAMID_FROM_PIXELS = 1920 * 1080  # above this many pixels an area resize start
 __all__ = [
     "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
     "ModelMismatchError", "RawDie", "body_colour_lab", "crop_for_classifier", "decode_detections",
-    "letterbox", "nms", "shrink", "to_tensor",
+    "letterbox", "nms", "shrink", "to_tensor", "union_candidates",
 ]
 
 
@@ -312,6 +317,23 @@ def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
     return keep
 
 
+def _centre_in(a: Sequence[float], b: Sequence[float]) -> bool:
+    cx, cy = a[0] + a[2] / 2, a[1] + a[3] / 2
+    return b[0] <= cx <= b[0] + b[2] and b[1] <= cy <= b[1] + b[3]
+
+
+def union_candidates(shipped: list[tuple[tuple[float, float, float, float], float]],
+                     table: list[tuple[tuple[float, float, float, float], float]], floor: float,
+                     iou: float = 0.3) -> list[tuple[tuple[float, float, float, float], float]]:
+    """The shipped heatmap's candidates, and the table heatmap's candidates that lie on none of
+    the shipped ones that can be kept (peak >= ``floor``: neither box's centre in the other, IoU
+    under ``iou``), best first. A die the shipped detector finds keeps its box and peak."""
+    strong = [b for b, s in shipped if s >= floor]
+    extra = [(b, s) for b, s in table
+             if not any(_centre_in(b, k) or _centre_in(k, b) or _iou(b, k) >= iou for k in strong)]
+    return sorted(shipped + extra, key=lambda c: -c[1])
+
+
 def drop_same_read(dice: Sequence["RawDie"], iou: float | None) -> list["RawDie"]:
     """``dice`` sorted best first, without those that overlap a better kept die by ``iou`` or
     more AND read the same value and colour: one die boxed twice (e.g. the whole die and its top
@@ -414,7 +436,11 @@ class DiceModel:
     # --- steps
     def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
-        return decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, self.config)
+        found = decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, self.config)
+        if TABLE_HEATMAP not in out:
+            return found
+        table = decode_detections(out[TABLE_HEATMAP], out["wh"], out["offset"], self.input_size, self.config)
+        return union_candidates(found, table, self.config.min_det_score ** 2)
 
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Candidate whole-die boxes in ORIGINAL pixels with their detector peak score, after NMS
@@ -475,7 +501,23 @@ class DiceModel:
         """The finer pass: the image resized by ``scale``, cut into ``nx`` x ``ny`` overlapping
         tiles of the detector's input size; candidates in original pixels. A candidate touching a
         tile edge inside the image is dropped (the overlap shows that die whole in the next tile)."""
-        cfg = self.config
+        H, W = image.shape[:2]
+        w2, h2 = _scaled_size(W, H, scale)
+        tw, th = self.input_size
+        out = []
+        for canvas, lb in self.fine_tiles(image, scale, nx, ny):
+            x0, y0 = -int(lb.pad_x), -int(lb.pad_y)
+            for (bx, by, bw, bh), score in self._run_detector(canvas):
+                if ((x0 > 0 and bx <= 1) or (y0 > 0 and by <= 1)
+                        or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
+                    continue   # cut by a tile edge inside the image
+                out.append((lb.to_original((bx, by, bw, bh)), score))
+        return out
+
+    def fine_tiles(self, image: np.ndarray, scale: float, nx: int, ny: int) -> list[tuple[np.ndarray, Letterbox]]:
+        """The finer pass's detector inputs: ``image`` resized by ``scale`` and cut into ``nx`` x
+        ``ny`` overlapping tiles of the detector's input size (padded where the image is smaller),
+        each with the ``Letterbox`` that maps its pixels back (the learner cuts the same tiles)."""
         H, W = image.shape[:2]
         w2, h2 = _scaled_size(W, H, scale)
         small = shrink(image, (w2, h2), halve=True)   # no older resize to keep
@@ -486,14 +528,9 @@ class DiceModel:
         for y0 in ys:
             for x0 in xs:
                 part = small[y0:y0 + th, x0:x0 + tw]
-                canvas = np.full((th, tw, 3), cfg.pad_value, np.uint8)
+                canvas = np.full((th, tw, 3), self.config.pad_value, np.uint8)
                 canvas[:part.shape[0], :part.shape[1]] = part
-                lb = Letterbox(sx=w2 / W, sy=h2 / H, pad_x=-float(x0), pad_y=-float(y0), src_w=W, src_h=H)
-                for (bx, by, bw, bh), score in self._run_detector(canvas):
-                    if ((x0 > 0 and bx <= 1) or (y0 > 0 and by <= 1)
-                            or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
-                        continue   # cut by a tile edge inside the image
-                    out.append((lb.to_original((bx, by, bw, bh)), score))
+                out.append((canvas, Letterbox(sx=w2 / W, sy=h2 / H, pad_x=-float(x0), pad_y=-float(y0), src_w=W, src_h=H)))
         return out
 
     def classify(self, image: np.ndarray, boxes: Sequence[Sequence[float]],

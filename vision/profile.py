@@ -11,8 +11,14 @@ One folder (default ``<user data dir>/table-profile``, ``vision.config.default_p
                         photo, the photo's size, value, colour or null, photo number, source)
     crops/              the die crops (PNG): the square the classifier cuts, with CROP_CONTEXT
                         margin instead of 1.3, at most CROP_MAX_PX on a side
+    photos.jsonl        one line per photo: its view, the view's and the photo's size, whether
+                        every die of it is confirmed with its box ("complete": the detector learns
+                        only from those; a profile made before views has none)
+    views/              each photo's view (JPEG, at most VIEW_MAX_PX on a side): what the learner
+                        shows the detector, at the first pass's and the finer pass's scale
     model/current.json  {"folder": "m-..."}: the adapted model in use (replaced atomically)
-    model/m-.../        dice_classifier.onnx + model.json (threshold, held-back figures, ...)
+    model/m-.../        dice_classifier.onnx and/or dice_detector.onnx ("parts") + model.json
+                        (threshold, held-back figures, ...)
     cache/              the learner's replay crops (rebuilt when missing; not exported)
     .learn.lock         while a learner, an import or a clear runs (``hold``): its pid, what, a token
 
@@ -53,6 +59,12 @@ MODEL_DIR = "model"
 CURRENT_FILE = "current.json"
 MODEL_INFO = "model.json"
 CLASSIFIER_FILE = "dice_classifier.onnx"
+DETECTOR_FILE = "dice_detector.onnx"
+PART_FILES = {"classifier": CLASSIFIER_FILE, "detector": DETECTOR_FILE}
+PHOTOS_FILE = "photos.jsonl"
+VIEWS_DIR = "views"
+VIEW_MAX_PX = 1024  # a photo's kept view is at most this many pixels on a side (the finer pass reads ~1 000 px)
+VIEW_JPEG_QUALITY = 90
 CACHE_DIR = "cache"
 CROP_CONTEXT = 2.0  # stored crop side = this x the die box's longer side (the classifier cuts 1.3)
 CROP_MAX_PX = 160  # stored crops are at most this many pixels on a side
@@ -60,8 +72,8 @@ NEGATIVES_PER_PHOTO = 5  # at most this many "not a die" boxes kept per photo
 LOCK_FILE = ".learn.lock"  # held by a learner, an import or a clear: its pid, what it does, a token
 LOCK_FRESH_S = 10.0  # an empty lock younger than this is being written (busy); older, stale
 
-__all__ = ["AdaptedModel", "ConfirmedDie", "ProfileBusy", "ProfileError", "TableProfile", "default_profile_dir",
-           "load_adapted"]
+__all__ = ["AdaptedModel", "ConfirmedDie", "PhotoView", "ProfileBusy", "ProfileError", "TableProfile",
+           "default_profile_dir", "load_adapted"]
 
 
 class ProfileError(Exception):
@@ -125,13 +137,51 @@ def _box(v: Any) -> tuple[float, float, float, float]:
 
 
 @dataclass(frozen=True)
+class PhotoView:
+    """A confirmed photo's view (``photos.jsonl``): the working image at most VIEW_MAX_PX on a
+    side, kept so the learner can show the detector the table's photos."""
+
+    photo: int
+    view: str  # relative path of the JPEG
+    view_size: tuple[int, int]  # (width, height) of the view
+    image_size: tuple[int, int]  # the photo's (width, height), original pixels (the dice's boxes)
+    complete: bool  # every die of the photo is confirmed with its box
+
+    def to_json(self) -> dict[str, Any]:
+        return {"photo": self.photo, "view": self.view, "view_size": list(self.view_size),
+                "image_size": list(self.image_size), "complete": self.complete}
+
+    @classmethod
+    def from_json(cls, d: Any) -> "PhotoView":
+        if not isinstance(d, dict):
+            raise ValueError("not an object")
+        view = str(d["view"])
+        if Path(view).is_absolute() or ".." in Path(view).parts:
+            raise ValueError(f"view path {view!r} leaves the profile")
+        complete = d["complete"]
+        if not isinstance(complete, bool):
+            raise ValueError(f"complete {complete!r} is not true or false")
+        vs, im = (int(d["view_size"][0]), int(d["view_size"][1])), (int(d["image_size"][0]), int(d["image_size"][1]))
+        if min(vs + im) < 1:
+            raise ValueError("a size is not positive")
+        return cls(int(d["photo"]), view, vs, im, complete)
+
+    def to_view(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """A box in the photo's original pixels -> the view's pixels."""
+        sx, sy = self.view_size[0] / self.image_size[0], self.view_size[1] / self.image_size[1]
+        return (box[0] * sx, box[1] * sy, box[2] * sx, box[3] * sy)
+
+
+@dataclass(frozen=True)
 class AdaptedModel:
-    """The adapted classifier in use and its sure threshold (``model.json``)."""
+    """The adapted model in use (``model.json``): its classifier and/or detector (None: the
+    shipped one reads) and its sure threshold."""
 
     folder: Path
-    classifier: Path
+    classifier: Path | None
     unsure_below: float
     info: dict[str, Any]
+    detector: Path | None = None
 
     def reader_config(self, base: ReaderConfig = DEFAULT_READER) -> ReaderConfig:
         """``base`` with this model's sure threshold: how every reader that reads with an
@@ -209,6 +259,33 @@ class TableProfile:
             if not (self.path / d.crop).is_file():
                 raise ProfileError(f"{self.path / d.crop}: a crop of {DICE_FILE} is missing")
         return out
+
+    def views(self) -> dict[int, PhotoView]:
+        """{photo: its view} (``photos.jsonl``; {} for a profile made before views were kept);
+        ``ProfileError`` when the file is torn or a view it names is missing. A later line for
+        the same photo replaces an earlier one."""
+        path = self.path / PHOTOS_FILE
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ProfileError(f"{path}: cannot read it ({exc})") from None
+        out: dict[int, PhotoView] = {}
+        for n, line in enumerate(lines, start=1):
+            try:
+                v = PhotoView.from_json(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError) as exc:
+                raise ProfileError(f"{path} line {n}: torn or not a photo's view ({exc})") from None
+            out[v.photo] = v
+        for v in out.values():
+            if not (self.path / v.view).is_file():
+                raise ProfileError(f"{self.path / v.view}: a view of {PHOTOS_FILE} is missing")
+        return out
+
+    def load_view(self, view: PhotoView) -> np.ndarray:
+        img = cv2.imread(str(self.path / view.view), cv2.IMREAD_COLOR)
+        if img is None:
+            raise ProfileError(f"{self.path / view.view}: not a readable JPEG")
+        return img
 
     def load_crop(self, die: ConfirmedDie) -> np.ndarray:
         img = cv2.imread(str(self.path / die.crop), cv2.IMREAD_COLOR)
@@ -355,6 +432,8 @@ class TableProfile:
         "dice": added, "negatives": added, "skipped": photos skipped}."""
         self.ensure_writable()
         existing = self.dice()  # raises on a torn profile: nothing is written then
+        kept = {d.photo for d in existing}
+        views = [v for p, v in sorted(self.views().items()) if p in kept]  # a line of an add that failed: dropped
         known = {d.image_sha for d in existing}
         prepared = []
         for photo in photos:
@@ -367,13 +446,22 @@ class TableProfile:
             prepared.append((photo, loaded, sha))
         next_photo = max((d.photo for d in existing), default=0) + 1
         new: list[ConfirmedDie] = []
+        new_views: list[PhotoView] = []
         written: list[Path] = []
         try:
             (self.path / CROPS_DIR).mkdir(exist_ok=True)
+            (self.path / VIEWS_DIR).mkdir(exist_ok=True)
             for item in prepared:
                 if item is None:
                     continue
                 photo, loaded, sha = item
+                view = _view_image(loaded.image)
+                rel = f"{VIEWS_DIR}/p{next_photo:06d}.jpg"
+                if not cv2.imwrite(str(self.path / rel), view, [cv2.IMWRITE_JPEG_QUALITY, VIEW_JPEG_QUALITY]):
+                    raise OSError(f"cannot write {self.path / rel}")
+                written.append(self.path / rel)
+                new_views.append(PhotoView(next_photo, rel, (view.shape[1], view.shape[0]), loaded.original_size,
+                                           bool(photo.complete)))
                 for k, d in enumerate(photo.dice):
                     crop, crop_box = cut_crop(loaded, d.box)
                     rel = f"{CROPS_DIR}/p{next_photo:06d}-d{k:02d}.png"
@@ -391,10 +479,16 @@ class TableProfile:
                     new.append(ConfirmedDie(next_photo, rel, crop_box, box, loaded.original_size, 0, None,
                                             photo.image.name, sha, die=False))
                 next_photo += 1
+            _write_atomic(self.path / PHOTOS_FILE, "".join(json.dumps(v.to_json()) + "\n" for v in views + new_views))
             self._write_dice(existing + new)
         except OSError as exc:
             for p in written:
                 p.unlink(missing_ok=True)
+            if new_views:  # the views' file as it was (it may already name the views just removed)
+                try:
+                    _write_atomic(self.path / PHOTOS_FILE, "".join(json.dumps(v.to_json()) + "\n" for v in views))
+                except OSError:
+                    pass
             raise ProfileError(f"cannot write to the profile folder {self.path}: {exc}") from None
         added = len({d.photo for d in new})
         return {"photos": added, "dice": sum(d.die for d in new), "negatives": sum(not d.die for d in new),
@@ -423,10 +517,16 @@ class TableProfile:
         thr = info.get("unsure_below") if isinstance(info, dict) else None
         if isinstance(thr, bool) or not isinstance(thr, (int, float)) or not 0.0 <= float(thr) <= 1.01:
             raise ProfileError(f"{folder / MODEL_INFO}: no valid \"unsure_below\"")
-        classifier = folder / CLASSIFIER_FILE
-        if not classifier.is_file() or classifier.stat().st_size == 0:
-            raise ProfileError(f"{classifier}: the adapted classifier is missing")
-        return AdaptedModel(folder, classifier, float(thr), info)
+        parts = _parts(info)
+        if parts is None:
+            raise ProfileError(f"{folder / MODEL_INFO}: \"parts\" names neither the classifier nor the detector")
+        files = {}
+        for part in parts:
+            f = folder / PART_FILES[part]
+            if not f.is_file() or f.stat().st_size == 0:
+                raise ProfileError(f"{f}: the adapted {part} is missing")
+            files[part] = f
+        return AdaptedModel(folder, files.get("classifier"), float(thr), info, files.get("detector"))
 
     def new_model_folder(self) -> Path:
         """A fresh folder for a model being written (not in use until ``switch_model``). A profile
@@ -445,7 +545,9 @@ class TableProfile:
         """Write ``model.json`` into the complete ``folder`` and make it the model in use (one
         ``os.replace`` of the pointer); older model folders are removed afterwards."""
         folder = Path(folder)
-        if folder.parent != self.path / MODEL_DIR or not (folder / CLASSIFIER_FILE).is_file():
+        parts = _parts(info)
+        if (folder.parent != self.path / MODEL_DIR or parts is None
+                or not all((folder / PART_FILES[p]).is_file() for p in parts)):
             raise ProfileError(f"{folder}: not a complete model folder of {self.path}")
         if not self.exists():
             raise ProfileError(f"{self.path}: no table profile (cleared?): the model is not switched in")
@@ -466,10 +568,13 @@ class TableProfile:
             raise ProfileError(f"{self.path}: no table profile to export")
         model = self.current_model()
         dest = Path(dest)
+        views = self.views()
         names = [PROFILE_FILE, DICE_FILE] + [d.crop for d in dice]
+        if views:
+            names += [PHOTOS_FILE] + [v.view for v in views.values()]
         if model is not None:
-            names += [f"{MODEL_DIR}/{CURRENT_FILE}", f"{MODEL_DIR}/{model.folder.name}/{MODEL_INFO}",
-                      f"{MODEL_DIR}/{model.folder.name}/{CLASSIFIER_FILE}"]
+            names += [f"{MODEL_DIR}/{CURRENT_FILE}", f"{MODEL_DIR}/{model.folder.name}/{MODEL_INFO}"]
+            names += [f"{MODEL_DIR}/{model.folder.name}/{f.name}" for f in (model.classifier, model.detector) if f]
         tmp = dest.with_name(f".{dest.name}.{uuid.uuid4().hex[:8]}.tmp")
         try:
             with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
@@ -518,6 +623,7 @@ class TableProfile:
             (staging / LOCK_FILE).unlink(missing_ok=True)  # an export never holds one
             staged = TableProfile(staging)
             dice = staged.dice()
+            staged.views()
             staged.current_model()
             old = None
             if self.path.exists():
@@ -553,6 +659,24 @@ class TableProfile:
         return True
 
 
+def _parts(info: dict[str, Any]) -> list[str] | None:
+    """The parts a model folder holds (``model.json``'s "parts"; a model written before the
+    detector was learned holds the classifier); None when it names none or an unknown one."""
+    parts = info.get("parts", ["classifier"])
+    if not isinstance(parts, list) or not parts or not all(p in PART_FILES for p in parts):
+        return None
+    return list(dict.fromkeys(parts))
+
+
+def _view_image(image: np.ndarray) -> np.ndarray:
+    """The view kept of a working image: at most VIEW_MAX_PX on its longer side."""
+    h, w = image.shape[:2]
+    k = VIEW_MAX_PX / max(w, h)
+    if k >= 1:
+        return image
+    return cv2.resize(image, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
+
+
 def _pid_alive(pid: int) -> bool:
     """Whether process ``pid`` runs. Not ``os.kill(pid, 0)`` on Windows, where it ends the
     process: the process is opened and its exit code asked (259, STILL_ACTIVE: running)."""
@@ -582,7 +706,7 @@ def _pid_alive(pid: int) -> bool:
 BORDER_SHARE = 0.01  # a derived box this close to the photo's edge (share of its longer side) may be a cut die
 
 
-def _may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[int, int],
+def may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[int, int],
                            dice: Sequence[Any]) -> bool:
     """A detector box a labels file may leave out as a die rather than as "not a die": one cut by
     the photo's border, or one overlapping a confirmed die (a die behind another). Labels list the
@@ -602,7 +726,7 @@ def _negatives(loaded: Any, photo: LabelledPhoto,
     """Proposed boxes (original pixels) whose centre lies outside every confirmed die's box
     grown by half: not a die, by the player's confirmation of the whole photo; ``derived``
     (the detector's boxes, not the player's removals): not those that may be a die the labels
-    leave out (``_may_be_a_left_out_die``)."""
+    leave out (``may_be_a_left_out_die``)."""
     if proposals is None:
         return []
     ow, oh = loaded.original_size
@@ -613,7 +737,7 @@ def _negatives(loaded: Any, photo: LabelledPhoto,
         cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
         if all(abs(cx - (d.box[0] + d.box[2] / 2)) > d.box[2] or abs(cy - (d.box[1] + d.box[3] / 2)) > d.box[3]
                for d in photo.dice):
-            if derived and _may_be_a_left_out_die(box, (ow, oh), photo.dice):
+            if derived and may_be_a_left_out_die(box, (ow, oh), photo.dice):
                 continue
             out.append(box)
     return out[:NEGATIVES_PER_PHOTO]

@@ -255,10 +255,11 @@ class DiceReader:
         limits: ImageLimits = DEFAULT_LIMITS,
         calibration: "Calibration | None" = None,
         classifier: str | Path | None = None,
+        detector: str | Path | None = None,
     ) -> "DiceReader":
-        """Load ``models/`` (or ``model_dir``) with the chosen runtime backend; ``classifier``:
-        another classifier file (a table profile's adapted one, vision/profile.py) beside the
-        shipped detector.
+        """Load ``models/`` (or ``model_dir``) with the chosen runtime backend; ``classifier``,
+        ``detector``: another file for that part (a table profile's adapted one, vision/profile.py),
+        the other part the shipped one.
 
         Raises ``vision.runtime.ModelLoadError`` / ``FileNotFoundError`` / the model's
         ``ModelMismatchError`` when the model files are missing or do not match."""
@@ -268,7 +269,12 @@ class DiceReader:
         from vision.runtime import create_runtime
 
         factory = partial(create_runtime, backend=backend, threads=threads)
-        model_config = None if classifier is None else ModelConfig(classifier_file=str(Path(classifier).resolve()))
+        files = {}
+        if classifier is not None:
+            files["classifier_file"] = str(Path(classifier).resolve())
+        if detector is not None:
+            files["detector_file"] = str(Path(detector).resolve())
+        model_config = ModelConfig(**files) if files else None
         model = DiceModel.from_files(factory, model_dir=model_dir, config=model_config)
         return cls(model, config=config, limits=limits, calibration=calibration)
 

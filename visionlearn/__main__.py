@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     t, h = report["trained_on"], report["held_back"]
     if "train_seconds" not in report:  # nothing trained: nothing held back, or too few colours (visionlearn.learn)
-        print(f"kept {t['dice']} dice of {t['photos']} photos; {report['reason']}")
+        print(f"kept {t['dice']} dice of {t['photos']} photos; classifier: {report['reason']}")
+        _print_detector(report)
         return 0
     print(f"learned from {t['dice']} dice of {t['photos']} photos" + (f" and {t['not_dice']} boxes that are not dice"
           if t.get("not_dice") else "") + f" ({report['steps']} steps, {report['train_seconds']:.1f} s of training, "
@@ -70,8 +71,25 @@ def main(argv: list[str] | None = None) -> int:
     print(f"held back {h['dice']} dice of {h['photos']} photos: adapted {h['right']} right, shipped "
           f"{h['right_shipped']} right; sure at {report['unsure_below']}: {h['sure']} sure, {h['sure_wrong']} wrong")
     print(f"threshold: {report['threshold_rule']}")
-    print("adopted: the reader now uses the adapted model" if report["adopted"] else report["reason"])
+    print(f"classifier adopted: the reader uses the adapted classifier since {report['classifier_seconds']:.1f} s"
+          if report["classifier_adopted"]
+          else f"classifier: {report['reason']}")
+    _print_detector(report)
     return 0
+
+
+def _print_detector(report: dict) -> None:
+    d = report.get("detector") or {}
+    if "train_seconds" in d:
+        h = d["held_back"]
+        print(f"detector: the shipped one missed {d['missed_by_shipped']} of {d['dice']} confirmed dice of "
+              f"{d['photos']} photos; trained {d['steps']} steps ({d['train_seconds']:.1f} s); held back "
+              f"{h['dice']} dice of {h['photos']} photos: adapted found {h['found']} ({h['false']} boxes not a die), "
+              f"shipped {h['found_shipped']} ({h['false_shipped']})")
+    print(f"detector adopted: the reader uses the adapted detector since {d['switched_in_after']:.1f} s"
+          if d.get("adopted") else f"detector: {d.get('reason', 'not learned')}")
+    if report.get("adopted"):
+        print(f"the reader now reads with the profile's model ({' and '.join(report.get('parts', []))} adapted)")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Fine-tune the shipped classifier on a table profile's confirmed dice (issue 38, item 2).
+"""Fine-tune the shipped classifier (and, where it misses dice, the detector) on a table profile's
+confirmed dice (issue 38, item 2).
 
 ``learn(profile_dir)``:
 
@@ -23,8 +24,14 @@
    of one photo) nothing could show it better: the learner then does not train at all;
 4. the adapted weights are folded into a copy of the shipped ONNX graph (same graph, so a read
    costs what a shipped read costs), checked against torch with onnxruntime, and switched in
-   atomically (``TableProfile.switch_model``). Any failure before the switch leaves the last good
-   model.
+   atomically (``TableProfile.switch_model``) with the model in use's detector: the classifier is
+   what makes the next photo cheaper, and it comes first, within the learn's time budget;
+5. then the detector learns where the shipped one misses confirmed dice of the profile's photos,
+   and is adopted when it loses no held-back die and reads no more boxes that are no die
+   (``visionlearn.detector``); adopted, it is switched in as a second model folder with the
+   classifier in use. A part a learn does not adopt is the model in use's own (copied over, with
+   its threshold for the classifier), so each part stays the last good one. Any failure before a
+   switch leaves the last good model.
 
 Seeds are fixed: the same profile gives the same model.
 """
@@ -39,13 +46,15 @@ import numpy as np
 import torch
 
 from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier
-from vision.profile import CACHE_DIR, CLASSIFIER_FILE, LOCK_FILE, ConfirmedDie, ProfileBusy, ProfileError, TableProfile
+from vision.profile import (CACHE_DIR, CLASSIFIER_FILE, DETECTOR_FILE, LOCK_FILE, ConfirmedDie, ProfileBusy, ProfileError,
+                            TableProfile)
 from visionlab.train.data import CONTEXT, CROP, _jitter_box
 from visionlab.train.nets import Classifier
 from visionlab.train.train import classifier_loss
 from visionlab.train.warmstart import load_onnx_weights
 
 from .threshold import MIN_HELD_BACK, NO_EVIDENCE, SHIPPED, choose_threshold, sure_counts
+from .tuning import fine_tune
 
 HOLD_EVERY = 4
 #: a learn trains only once its training photos hold confirmed dice of this many game colours (dice
@@ -182,37 +191,16 @@ def held_back_reads(model: torch.nn.Module, profile: TableProfile, dice: list[Co
     return out
 
 
-def _freeze_batchnorm(model: torch.nn.Module) -> None:
-    for m in model.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.eval()
-
-
 def train(model: torch.nn.Module, bank: dict[str, np.ndarray], replay: dict[str, np.ndarray], steps: int,
           seed: int) -> float:
     """Fine-tune ``model`` in place; returns the last steps' mean loss."""
-    torch.manual_seed(seed)
-    gen = torch.Generator().manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 0.5 * (1 + np.cos(np.pi * s / max(1, steps))))
-    losses = []
-    for _ in range(steps):
-        model.train()
-        _freeze_batchnorm(model)
+    def step_loss(rng: np.random.Generator, gen: torch.Generator) -> torch.Tensor:
         ti = rng.integers(0, len(bank["crops"]), BATCH_TABLE)
         ri = rng.integers(0, len(replay["crops"]), BATCH_REPLAY)
         batch = {k: torch.from_numpy(np.concatenate([bank[k][ti], replay[k][ri]]))
                  for k in ("crops", "value", "colour", "die")}
-        loss, _ = classifier_loss(model, batch, gen, upright=True, photo=True)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        losses.append(loss.item())
-    model.eval()
-    tail = losses[-10:]
-    return sum(tail) / len(tail) if tail else 0.0
+        return classifier_loss(model, batch, gen, upright=True, photo=True)[0]
+    return fine_tune(model, steps, seed, LR, step_loss)
 
 
 class _Lock:
@@ -267,7 +255,9 @@ def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: in
 
 
 def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict[str, Any]:
-    from .onnxout import write_classifier_onnx
+    import tempfile
+
+    from .detector import learn_detector
 
     t0, cpu0 = time.perf_counter(), time.process_time()
     torch.set_num_threads(max(1, threads))
@@ -286,6 +276,73 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         raise LearnError(f"{profile.path}: no confirmed dice to learn from")
     trained_on = {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
                   "not_dice": sum(not d.die for d in train_dice)}
+    cache = Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR
+    with tempfile.TemporaryDirectory(prefix="learn-") as tmp:
+        report, classifier = _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, cache, seed,
+                                               steps, model_dir, log, t0, Path(tmp) / CLASSIFIER_FILE)
+        report["classifier_adopted"] = classifier is not None
+        parts: list[str] = []
+        if classifier is not None:
+            # first the classifier: it is what makes the next photo cheaper, and it switches in
+            # within the learn's budget; the detector's learn (where it runs) follows
+            parts = _switch_in(profile, report, classifier, None, t0, cpu0)
+            report["classifier_seconds"] = report["seconds"]
+            log(f"classifier switched in after {report['seconds']:.1f} s")
+        try:
+            report["detector"] = learn_detector(profile, dice, train_photos, held_photos, cache, Path(tmp) / DETECTOR_FILE,
+                                                seed=seed, model_dir=model_dir, log=log)
+        except ProfileError as exc:
+            report["detector"] = {"adopted": False, "reason": f"the photos' views cannot be read ({exc}): the "
+                                                              "detector stays"}
+        if report["detector"]["adopted"]:
+            parts = _switch_in(profile, report, None, Path(tmp) / DETECTOR_FILE, t0, cpu0)
+            report["detector"]["switched_in_after"] = report["seconds"]
+        report.update(adopted=bool(parts), seconds=round(time.perf_counter() - t0, 2),
+                      cpu_seconds=round(time.process_time() - cpu0, 2))
+        if parts:
+            report["parts"] = parts
+    return report
+
+
+def _switch_in(profile: TableProfile, report: dict[str, Any], classifier: Path | None, detector: Path | None,
+               t0: float, cpu0: float) -> list[str]:
+    """Switch in a new model folder holding ``classifier`` and ``detector``; a part not given is
+    the model in use's own (the last good one, with its threshold for the classifier). Sets
+    ``report``'s seconds; returns the parts the folder holds."""
+    import shutil
+
+    try:
+        current = profile.current_model()
+    except ProfileError:
+        current = None
+    info = dict(report)
+    if classifier is None:
+        info["unsure_below"] = current.unsure_below if current is not None and current.classifier else SHIPPED
+        info["classifier_from"] = "an earlier learn" if current is not None and current.classifier else "shipped"
+        classifier = current.classifier if current is not None else None
+    if detector is None:
+        info["detector_from"] = "an earlier learn" if current is not None and current.detector else "shipped"
+        detector = current.detector if current is not None else None
+    parts = [p for p, f in (("classifier", classifier), ("detector", detector)) if f is not None]
+    info["parts"] = parts
+    folder = profile.new_model_folder()
+    try:
+        for f, name in ((classifier, CLASSIFIER_FILE), (detector, DETECTOR_FILE)):
+            if f is not None:
+                shutil.copyfile(f, folder / name)
+        report.update(seconds=round(time.perf_counter() - t0, 2), cpu_seconds=round(time.process_time() - cpu0, 2))
+        info.update(adopted=True, seconds=report["seconds"], cpu_seconds=report["cpu_seconds"])
+        profile.switch_model(folder, info)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return parts
+
+
+def _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, cache, seed, steps, model_dir, log,
+                      t0, out: Path) -> tuple[dict[str, Any], Path | None]:
+    """The classifier's learn (module doc): (its report, ``out`` when adopted, else None)."""
+    from .onnxout import write_classifier_onnx
 
     def untrained(reason: str) -> dict[str, Any]:
         """The report of a learn that trains nothing (the last good model stays)."""
@@ -299,15 +356,14 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         return untrained(f"the photos to learn from hold dice of {len(colours)} game colour"
                          f"{'' if len(colours) == 1 else 's'} ({', '.join(colours) or 'none'}); learning starts "
                          f"with {MIN_TRAIN_COLOURS} (trained on fewer, a model pulls the others into them): "
-                         "nothing learned, the last good model stays")
+                         "nothing learned, the last good model stays"), None
     if not held_dice:  # nothing could show an adapted model better: no training to throw away
         return untrained("no held-back die to check an adapted model on yet (it comes with the second confirmed "
-                         "photo): nothing learned, the last good model stays")
+                         "photo): nothing learned, the last good model stays"), None
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
     bank = table_bank(profile, train_dice, rng)
-    replay = replay_crops(Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR, log,
-                          shipped_replay_file(Path(model_dir) if model_dir else None))
+    replay = replay_crops(cache, log, shipped_replay_file(Path(model_dir) if model_dir else None))
     base = load_onnx_weights(Classifier(), shipped).eval()
     model = load_onnx_weights(Classifier(), shipped)
     t_train = time.perf_counter()
@@ -340,18 +396,7 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
                    f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
                    f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
     if refused is not None:
-        report.update(adopted=False, seconds=round(time.perf_counter() - t0, 2), reason=refused)
-        return report
-    folder = profile.new_model_folder()
-    try:
-        report["onnx_max_diff"] = write_classifier_onnx(model, shipped, folder / CLASSIFIER_FILE,
-                                                        bank["crops"][: min(16, len(bank["crops"]))])
-        report.update(adopted=True, seconds=round(time.perf_counter() - t0, 2),
-                      cpu_seconds=round(time.process_time() - cpu0, 2))
-        profile.switch_model(folder, report)
-    except BaseException:
-        import shutil
-
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
-    return report
+        report.update(adopted=False, reason=refused)
+        return report, None
+    report["onnx_max_diff"] = write_classifier_onnx(model, shipped, out, bank["crops"][: min(16, len(bank["crops"]))])
+    return report, out

@@ -19,11 +19,12 @@ import pytest
 from vision.__main__ import main
 from vision.config import DEFAULT_READER, default_profile_dir
 from vision.labels import LabelsError, parse_labels
-from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DICE_FILE, LOCK_FILE, MODEL_DIR, PROFILE_FILE, ProfileBusy,
-                            ProfileError, TableProfile)
+from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DETECTOR_FILE, DICE_FILE, LOCK_FILE, MODEL_DIR, PHOTOS_FILE,
+                            PROFILE_FILE, VIEW_MAX_PX, ProfileBusy, ProfileError, TableProfile)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_CLASSIFIER = ROOT / "models" / "dice_classifier.onnx"
+SHIPPED_DETECTOR = ROOT / "models" / "dice_detector.onnx"
 COLOURS = {"red": (40, 40, 200), "blue": (200, 80, 30), "green": (60, 170, 60)}
 
 
@@ -162,6 +163,76 @@ def test_a_read_only_profile_folder(tmp_path):
         assert list(folder.iterdir()) == []
     finally:
         folder.chmod(0o700)
+
+
+def test_each_photo_keeps_its_view_and_whether_it_is_complete(tmp_path):
+    """The detector learns from a photo's view, and only from a photo whose every die is
+    confirmed with its box (``"complete"``: a labels line may say false)."""
+    labels = _labels(tmp_path)
+    lines = labels.read_text().splitlines()
+    lines[1] = json.dumps(dict(json.loads(lines[1]), complete=False))
+    labels.write_text("\n".join(lines) + "\n")
+    big = tmp_path / "big.png"  # a large photo: its view is at most VIEW_MAX_PX on a side
+    cv2.imwrite(str(big), cv2.resize(cv2.imread(str(tmp_path / "photo0.png")), (1600, 1200)))
+    with open(labels, "a") as f:
+        f.write(json.dumps({"image": big.name, "dice": [{"box": [100, 200, 250, 250], "value": 3, "colour": "red"}]}) + "\n")
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(labels))
+    views = TableProfile(prof.path).views()  # a restart
+    assert sorted(views) == [1, 2, 3, 4] and [views[p].complete for p in (1, 2, 3, 4)] == [True, False, True, True]
+    assert views[1].view_size == views[1].image_size == (320, 240)
+    assert views[4].view_size == (VIEW_MAX_PX, 768) and views[4].image_size == (1600, 1200)
+    assert views[4].to_view((100, 200, 250, 250)) == pytest.approx((64, 128, 160, 160))
+    assert prof.load_view(views[4]).shape == (768, VIEW_MAX_PX, 3)
+    # a bad "complete" is a bad line: nothing added
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"image": "photo0.png", "dice": [], "complete": "yes"}) + "\n")
+    with pytest.raises(LabelsError, match="line 1: \"complete\" must be true or false"):
+        parse_labels(bad)
+    # a torn views file is reported, and nothing is added over it
+    (prof.path / PHOTOS_FILE).write_text((prof.path / PHOTOS_FILE).read_text()[:-30])
+    with pytest.raises(ProfileError, match="photos.jsonl line 4: torn"):
+        prof.views()
+    before = _snapshot(prof.path)
+    with pytest.raises(ProfileError):
+        prof.add_photos(parse_labels(_labels(tmp_path, name="more.jsonl")))
+    assert _snapshot(prof.path) == before
+    # a missing view is named; a profile made before views has none (nothing for the detector)
+    (prof.path / PHOTOS_FILE).unlink()
+    assert prof.views() == {} and len(prof.dice()) == 10
+    prof2 = TableProfile(tmp_path / "prof2")
+    prof2.add_photos(parse_labels(_labels(tmp_path, name="again.jsonl")))
+    next((prof2.path / "views").iterdir()).unlink()
+    with pytest.raises(ProfileError, match="a view of photos.jsonl is missing"):
+        prof2.views()
+
+
+def test_a_model_of_the_detector_alone_and_a_torn_part(tmp_path):
+    """A model folder holds the parts its learn adapted ("parts"); the other reads shipped. A
+    part it names that is missing is a torn model (reported; the shipped model reads)."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_labels(tmp_path)))
+    folder = prof.new_model_folder()
+    shutil.copy(SHIPPED_DETECTOR, folder / DETECTOR_FILE)
+    model = prof.switch_model(folder, {"unsure_below": 0.85, "parts": ["detector"]})
+    assert model.classifier is None and model.detector == folder / DETECTOR_FILE
+    zpath = prof.export(tmp_path / "t.zip")
+    with zipfile.ZipFile(zpath) as z:
+        names = z.namelist()
+    assert any(n.endswith(DETECTOR_FILE) for n in names) and not any(n.endswith(CLASSIFIER_FILE) for n in names)
+    assert PHOTOS_FILE in names and sum(n.startswith("views/") for n in names) == 3
+    prof.clear()
+    prof.import_from(zpath)
+    assert prof.current_model().detector.read_bytes() == SHIPPED_DETECTOR.read_bytes()
+    assert len(prof.views()) == 3
+    (prof.current_model().detector).unlink()
+    with pytest.raises(ProfileError, match="the adapted detector is missing"):
+        prof.current_model()
+    for parts in ([], ["pips"], "detector"):
+        folder = prof.new_model_folder()
+        shutil.copy(SHIPPED_DETECTOR, folder / DETECTOR_FILE)
+        with pytest.raises(ProfileError, match="not a complete model folder"):
+            prof.switch_model(folder, {"unsure_below": 0.85, "parts": parts})
 
 
 @pytest.mark.parametrize("damage", ["profile-garbage", "dice-torn", "counts", "crop-missing"])
@@ -367,6 +438,15 @@ def test_read_uses_the_profiles_adapted_pair(tmp_path, monkeypatch):
     (prof.current_model().classifier).write_bytes(b"torn")
     code, lines, err = _read(["--profile", str(prof.path), str(image)])
     assert code == 2 and "cannot load the dice model" in err
+    # and so is the detector, where the model holds one
+    shutil.copy(SHIPPED_CLASSIFIER, prof.current_model().classifier)
+    shutil.copy(SHIPPED_DETECTOR, prof.current_model().folder / DETECTOR_FILE)
+    prof.switch_model(prof.current_model().folder, {"unsure_below": 1.0, "parts": ["classifier", "detector"]})
+    code, both, _ = _read(["--profile", str(prof.path), str(image)])
+    assert code == 0 and [d["box"] for d in both[0]["dice"]] == [d["box"] for d in shipped[0]["dice"]]
+    (prof.current_model().detector).write_bytes(b"torn")
+    code, lines, err = _read(["--profile", str(prof.path), str(image)])
+    assert code == 2 and "cannot load the dice model" in err and DETECTOR_FILE in err
 
 
 def test_a_torn_profile_reads_with_the_shipped_model(tmp_path):

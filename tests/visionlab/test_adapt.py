@@ -39,12 +39,12 @@ def test_the_table_and_the_options():
             {"k": 10, "confirmed_dice": 30, "hands_free": 0.8, "sure_wrong_rate": 0.0, "confident_wrong": 0,
              "confident_reads": 12, "recall": 1.0, "value_accuracy": 1.0, "colour_accuracy": 0.95,
              "unsure_below": 0.88, "learn_seconds": 20.0, "learn_cpu_seconds": 15.0, "adopted": True,
-             "false_detections": 2, "taps_per_photo": 1.25}]
+             "false_detections": 2, "taps_per_photo": 1.25, "parts": ["classifier", "detector"]}]
     text = format_curves({"d": {"trained_on": False, "note": "n", "rows": rows}})
-    assert "| 10 (30) | 80.0 % | 1.25 | 0.0 % (0 / 12) | 100.0 % | 2 | 100.0 % | 95.0 % | 20.0 (15.0) | 0.88 |" in text
+    assert "| 10 (30) | 80.0 % | 1.25 | 0.0 % (0 / 12) | 100.0 % | 2 | 100.0 % | 95.0 % | 20.0 (15.0) | 0.88 + detector |" in text
     assert "| 0 (0) | 50.0 % | - |" in text  # a row without the figure (an older run's JSON)
     assert "NO model trained on it" in text
-    kept = dict(rows[1], k=20, adopted=False, model="an earlier learn's")
+    kept = dict(rows[1], k=20, adopted=False, model="an earlier learn's", parts=["classifier"])
     none = dict(rows[1], k=1, adopted=False, model="the shipped one", unsure_below=0.85)
     text = format_curves({"d": {"trained_on": False, "note": "n", "rows": [none, kept]}})
     assert "| 0.88 (not adopted: an earlier learn's model) |" in text

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+import visionlearn.detector as D
 import visionlearn.learn as L
 from vision.__main__ import main
 from vision.labels import parse_labels
@@ -25,6 +26,8 @@ PURPLE = COLOUR_CLASSES.index("purple")
 @pytest.fixture(autouse=True)
 def small_replay(monkeypatch):
     monkeypatch.setattr(L, "REPLAY_SCENES", 6)
+    monkeypatch.setattr(D, "REPLAY_SCENES", 4)
+    monkeypatch.setattr(D, "STEPS", 4)
     # these tables call every die purple: one colour, where a real first learn waits for three
     monkeypatch.setattr(L, "MIN_TRAIN_COLOURS", 1)
 
@@ -305,3 +308,211 @@ def test_the_replay_comes_from_the_profile_then_the_shipped_copy_then_the_render
     logs.clear()
     L.replay_crops(tmp_path / "other-cache", log=logs.append, shipped=shipped)  # labels not matching the crops
     assert any("do not match" in m for m in logs)
+
+
+def _with_a_missed_die(labels: Path, photos: tuple[int, ...]) -> Path:
+    """The labels with one more "die" on each of lines ``photos`` (0-based), where the photo
+    shows none: a die the shipped detector misses, as far as the learner can tell."""
+    lines = [json.loads(x) for x in labels.read_text().splitlines()]
+    for i in photos:
+        lines[i]["dice"].append({"box": [300.0, 16.0, 34.0, 34.0], "value": 2, "colour": "purple"})
+    labels.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return labels
+
+
+@pytest.mark.slow
+def test_the_detector_learns_only_where_the_shipped_one_misses_dice(tmp_path, monkeypatch):
+    """No die missed: nothing trained. Dice missed (photos 1-3 learned from): the detector trains
+    and is adopted when it loses no held-back die (photo 4) and reads no more boxes that are no
+    die; the model folder then holds both parts, and ``read --profile`` reads with them. A photo
+    not complete (a die typed in by hand) teaches nothing."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 4)))
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    det = report["detector"]
+    assert det["missed_by_shipped"] == 0 and not det["adopted"] and "finds all" in det["reason"]
+    assert prof.current_model().detector is None and prof.current_model().classifier is not None
+
+    prof2 = TableProfile(tmp_path / "prof2")
+    labels = _with_a_missed_die(_scenes(tmp_path, 0, 4), (0, 1, 2))
+    lines = labels.read_text().splitlines()
+    lines[1] = json.dumps(dict(json.loads(lines[1]), complete=False))
+    labels.write_text("\n".join(lines) + "\n")
+    prof2.add_photos(parse_labels(labels))
+    report = L.learn(prof2.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    det = report["detector"]
+    assert det["photos"] == 2 and det["missed_by_shipped"] == 2  # photo 2 is not complete
+    assert det["steps"] == 4 and det["held_back"]["photos"] == 1 and det["onnx_max_diff"] < 1e-3
+    assert det["adopted"] and det["held_back"]["lost"] == 0, det
+    model = prof2.current_model()
+    assert model.info["parts"] == ["classifier", "detector"] and model.detector.is_file()
+    out = io.StringIO()
+    assert main(["read", "--json", "--profile", str(prof2.path), str(tmp_path / "scene3.jpg")], out=out,
+                err=io.StringIO()) == 0
+    assert json.loads(out.getvalue())["dice"]
+
+
+@pytest.mark.slow
+def test_the_classifier_switches_in_before_the_detector_learns(tmp_path, monkeypatch):
+    """The classifier's learn (what makes the next photo cheaper) is switched in first, within
+    the learn's budget; the detector's learn follows and switches in a second folder holding the
+    same classifier (stop 55)."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_with_a_missed_die(_scenes(tmp_path, 0, 4), (0, 1, 2))))
+    real, seen = D.learn_detector, {}
+
+    def spy(profile, *a, **k):
+        model = profile.current_model()
+        seen.update(parts=model.info["parts"], classifier=model.classifier.read_bytes(), folder=model.folder)
+        return real(profile, *a, **k)
+    monkeypatch.setattr(D, "learn_detector", spy)
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert seen["parts"] == ["classifier"] and report["classifier_adopted"] and report["detector"]["adopted"]
+    assert report["classifier_seconds"] <= report["detector"]["switched_in_after"] <= report["seconds"]
+    now = prof.current_model()
+    assert now.folder != seen["folder"] and now.info["parts"] == ["classifier", "detector"] == report["parts"]
+    assert now.classifier.read_bytes() == seen["classifier"] and now.unsure_below == report["unsure_below"]
+
+
+@pytest.mark.slow
+def test_a_detector_that_loses_a_held_back_die_is_not_adopted_and_each_part_stays_the_last_good(
+        tmp_path, monkeypatch):
+    """A detector that loses a held-back die the shipped one finds is refused. A learn adopts the
+    parts that pass its checks; the model in use keeps its own of the others (the classifier
+    with its threshold)."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_with_a_missed_die(_scenes(tmp_path, 0, 4), (0, 1, 2))))
+    real = D._reads
+
+    def adapted_loses_one(model, image, dice, unmatched=None):
+        found, false = real(model, image, dice, unmatched)
+        adapted = Path(model.config.detector_file).is_absolute()
+        return (set(sorted(found)[1:]) if adapted else found), false
+    monkeypatch.setattr(D, "_reads", adapted_loses_one)
+    first = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=12, log=lambda m: None)
+    assert first["classifier_adopted"] and not first["detector"]["adopted"]
+    assert first["detector"]["held_back"]["lost"] == 1 and "lost 1 dice" in first["detector"]["reason"]
+    in_use = prof.current_model()
+    assert in_use.detector is None and in_use.info["parts"] == ["classifier"]
+    classifier = in_use.classifier.read_bytes()
+    # now the detector passes, and the classifier (no training step) is not adopted
+    monkeypatch.setattr(D, "_reads", real)
+    second = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=0, log=lambda m: None)
+    assert not second["classifier_adopted"] and second["detector"]["adopted"]
+    now = prof.current_model()
+    assert now.folder != in_use.folder and now.info["parts"] == ["classifier", "detector"]
+    assert now.info["classifier_from"] == "an earlier learn" and now.unsure_below == in_use.unsure_below
+    assert now.classifier.read_bytes() == classifier and not in_use.folder.exists()
+
+
+def test_the_detector_is_shown_the_photo_as_the_reader_cuts_it():
+    """A large photo of small dice: the first pass's letterboxed view, and the finer pass's
+    tiles (each with the dice whose centre it holds, in its own pixels), as the reader cuts them."""
+    from functools import partial
+
+    from vision.model import DEFAULT_MODEL_DIR, DiceModel
+    from vision.runtime import create_runtime
+
+    model = DiceModel.from_files(partial(create_runtime, threads=1), model_dir=DEFAULT_MODEL_DIR)
+    image = np.full((1500, 2000, 3), 100, np.uint8)
+    boxes = [(100.0, 100.0, 40.0, 40.0), (1800.0, 1300.0, 40.0, 40.0), (990.0, 700.0, 40.0, 40.0)]
+    inputs = D.detector_inputs(model, image, boxes)
+    plan = model.fine_plan(2000, 1500, [40 * 512 / 2000] * 3)
+    assert plan is not None and len(inputs) == 1 + plan[1] * plan[2]
+    first, first_boxes, _ = inputs[0]
+    assert first.shape == (384, 512, 3) and first_boxes[0] == pytest.approx([25.6, 25.6, 10.24, 10.24])
+    tiles = model.fine_tiles(image, *plan)
+    seen = set()
+    for (canvas, got, _), (tile, lb) in zip(inputs[1:], tiles):
+        assert np.array_equal(canvas, tile)
+        for b in got:
+            x, y, w, h = lb.to_original(tuple(b))
+            k = min(range(3), key=lambda i: abs(boxes[i][0] - x) + abs(boxes[i][1] - y))
+            assert (x, y, w, h) == pytest.approx(boxes[k], abs=0.5)
+            seen.add(k)
+    assert seen == {0, 1, 2}
+    # a photo the first pass reads at its own scale: one input
+    assert len(D.detector_inputs(model, np.full((480, 640, 3), 100, np.uint8), [(10.0, 10.0, 60.0, 60.0)])) == 1
+
+
+def test_reads_the_confirmation_does_not_list_are_not_taught_as_background():
+    """Over a read of the shipped reader that matches no confirmed die (maybe a die cut by the
+    border or half hidden), the heatmap's background loss is off; a die's own peak stays."""
+    import torch
+
+    from visionlab.train.data import det_targets
+    from visionlab.train.nets import focal_loss
+
+    hm, *_ = det_targets([np.array([[100.0, 100.0, 40.0, 40.0]], np.float32)], 96, 128)
+    raised = D.ignore_targets(hm.copy(), [np.array([[300.0, 200.0, 60.0, 60.0], [100.0, 100.0, 40.0, 40.0]])])
+    assert raised[0, 0, 30, 30] == 1.0 and raised.max() == 1.0 and (raised == 1.0).sum() == 1  # the die's peak
+    assert (raised[0, 0, 50:65, 75:90] == D.IGNORE_TARGET).all()  # cells whose centre is in the ignore box
+    assert raised[0, 0, 49, 80] == hm[0, 0, 49, 80] and raised[0, 0, 10, 10] == hm[0, 0, 10, 10]
+    # a detector firing there costs nothing in the ignored cells, as much as before elsewhere
+    quiet = torch.full((1, 1, 96, 128), -8.0)
+    firing = quiet.clone()
+    firing[0, 0, 50:65, 75:90] = 4.0
+
+    def cost(target):
+        t = torch.from_numpy(target)
+        return float(focal_loss(firing, t) - focal_loss(quiet, t))
+    assert cost(raised) < 1e-3 and cost(hm) > 1.0
+
+
+def test_a_table_input_is_moved_and_scaled_with_its_dice():
+    """Each table input is shown moved and scaled at random: the dice move with the image, a die
+    no longer wholly inside is dropped (background, as the reader drops dice cut by the border),
+    an ignore box is clipped; sometimes the input stays as it is."""
+    image = np.full((384, 512, 3), 30, np.uint8)
+    boxes = np.array([[200.0, 150.0, 40.0, 40.0], [2.0, 2.0, 40.0, 40.0]], np.float32)
+    for x, y, w, h in boxes.astype(int):
+        image[y:y + h, x:x + w] = 250
+    ignore = np.array([[470.0, 340.0, 40.0, 40.0]], np.float32)
+    rng = np.random.default_rng(3)
+    kept = moved = 0
+    for _ in range(40):
+        img, b, ig = D.move_and_scale(image, boxes, ignore, rng)
+        assert img.shape == image.shape and img.dtype == np.uint8
+        if img is image:
+            kept += 1
+            assert np.array_equal(b, boxes) and np.array_equal(ig, ignore)
+            continue
+        moved += 1
+        H, W = image.shape[:2]
+        assert ((b[:, 0] >= 0) & (b[:, 1] >= 0) & (b[:, 0] + b[:, 2] <= W) & (b[:, 1] + b[:, 3] <= H)).all()
+        for x, y, w, h in b:   # a die kept is still under its box: the bright square moved with it
+            patch = img[int(y + h * 0.3):int(y + h * 0.7), int(x + w * 0.3):int(x + w * 0.7)]
+            assert patch.size and patch.mean() > 200
+        assert ((ig[:, 0] >= 0) & (ig[:, 0] + ig[:, 2] <= W + 1e-3)).all()
+    assert kept and moved
+
+
+def test_a_second_peak_on_a_die_costs_and_a_neighbour_or_an_ignored_read_does_not():
+    """"No second peak on a die": the penalty lies over a confirmed die's box away from its
+    centre, never at its centre, in another die's box or over an ignored read; the detector's loss
+    grows with a response there."""
+    import torch
+
+    from visionlab.train.data import det_targets
+    from visionlab.train.nets import Detector
+    from visionlab.train.train import detector_loss
+
+    dice = np.array([[100.0, 100.0, 80.0, 80.0], [170.0, 100.0, 80.0, 80.0]], np.float32)   # overlapping by 10 px
+    hm, ind, wh, off, mask = det_targets([dice], 96, 128)
+    hm = D.ignore_targets(hm, [np.array([[100.0, 160.0, 20.0, 20.0]], np.float32)])
+    pen = D.ring_penalty(hm, [dice])
+    cell = lambda x, y: pen[0, 0, int(y // 4), int(x // 4)]   # noqa: E731  (input px -> cell, stride 4)
+    assert cell(140, 140) == 0 and cell(210, 140) == 0             # the dice's centres
+    assert cell(110, 140) == D.RING_WEIGHT and cell(140, 105) == D.RING_WEIGHT   # a die's edge
+    assert cell(174, 140) == 0                                     # in both dice's boxes
+    assert cell(106, 166) == 0                                     # an ignored read
+    assert cell(300, 300) == 0 and pen.max() == D.RING_WEIGHT      # no die
+    torch.manual_seed(0)
+    model = Detector().eval()
+    batch = {"image": torch.zeros(1, 384, 512, 3, dtype=torch.uint8), "hm": torch.from_numpy(hm),
+             "ind": torch.from_numpy(ind), "wh": torch.from_numpy(wh), "off": torch.from_numpy(off),
+             "mask": torch.from_numpy(mask)}
+    with torch.no_grad():
+        plain = float(detector_loss(model, batch, torch.Generator().manual_seed(1))[0])
+        batch["hm_penalty"] = torch.from_numpy(pen)
+        assert float(detector_loss(model, batch, torch.Generator().manual_seed(1))[0]) > plain

@@ -63,7 +63,8 @@ def confirmation(item: dict[str, Any], kind: str, shipped: Any, values_only: boo
     labels = read_yolo_labels(item["labels"], w, h)
     pairs = match_by_centre([d.box for d in result.dice], [(cx, cy) for _, cx, cy in labels])
     dice = [{"box": list(result.dice[i].box), "value": labels[j][0], "colour": None} for i, j in pairs]
-    return {"image": str(Path(item["image"]).resolve()), "dice": dice}
+    # the dice the shipped reader missed are not in it: the detector must not learn them as background
+    return {"image": str(Path(item["image"]).resolve()), "dice": dice, "complete": len(pairs) == len(labels)}
 
 
 def score(reader: Any, items: Sequence[dict[str, Any]], kind: str) -> dict[str, Any]:
@@ -132,6 +133,14 @@ def _model_folder(profile: Path) -> Path | None:
     return None if model is None else model.folder
 
 
+def _model_parts(profile: Path) -> list[str]:
+    """The parts of the profile's model in use ("classifier", "detector"); [] without one."""
+    from vision.profile import TableProfile
+
+    model = TableProfile(profile).current_model()
+    return [] if model is None else [p for p, f in (("classifier", model.classifier), ("detector", model.detector)) if f]
+
+
 def adapted_reader(profile: Path, backend: str = "auto") -> Any:
     from vision.profile import TableProfile
     from vision.reader import DiceReader
@@ -139,7 +148,8 @@ def adapted_reader(profile: Path, backend: str = "auto") -> Any:
     model = TableProfile(profile).current_model()
     if model is None:
         return None
-    return DiceReader.from_files(backend=backend, classifier=model.classifier, config=model.reader_config())
+    return DiceReader.from_files(backend=backend, classifier=model.classifier, detector=model.detector,
+                                 config=model.reader_config())
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,
@@ -176,6 +186,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
             reader = adapted_reader(profile) or shipped
             now = _model_folder(profile)
+            row["parts"] = _model_parts(profile)  # the adapted parts the row reads with
             row["adopted"] = now is not None and now != before  # this learn switched a model in
             row["model"] = "this learn's" if row["adopted"] else ("an earlier learn's" if reader is not shipped
                                                                   else "the shipped one")
@@ -233,11 +244,13 @@ def curve_bar(rows: list[dict[str, Any]], k: int = BAR_K) -> dict[str, Any] | No
 
 
 def _model_note(r: dict[str, Any]) -> str:
-    """The threshold column: the threshold of the model the row reads with, and which model."""
+    """The threshold column: the threshold of the model the row reads with, and which model
+    (with an adapted detector: "+ detector")."""
+    det = " + detector" if "detector" in r.get("parts", ()) else ""
     if r.get("adopted", True):
-        return str(r["unsure_below"])
+        return f"{r['unsure_below']}{det}"
     if r.get("model") == "an earlier learn's":
-        return f"{r['unsure_below']} (not adopted: an earlier learn's model)"
+        return f"{r['unsure_below']}{det} (not adopted: an earlier learn's model)"
     return f"{r['unsure_below']} (not adopted: the shipped model)"
 
 

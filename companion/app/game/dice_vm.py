@@ -55,6 +55,7 @@ class DiceEntry:
         self.read_ms: float | None = None
         self.photo = None  # the photo (bytes or path) the chips were read from; None by hand
         self.removed: list[tuple[float, float, float, float]] = []  # read boxes the player removed
+        self._sure_removed = False  # a sure read was removed (another seat's die, most likely)
 
     @property
     def message(self) -> str | None:
@@ -99,13 +100,15 @@ class DiceEntry:
             # an unsure read the player removed: kept as "not a die" (a sure read removed is more
             # likely another seat's die, which must not teach the reader that dice are not dice)
             self.removed.append(chip.box)
+        elif chip.box is not None:
+            self._sure_removed = True
         self.selected = None
 
     def clear(self) -> None:
         self.chips = []
         self.selected = None
         self._read = None
-        self.photo, self.removed = None, []
+        self.photo, self.removed, self._sure_removed = None, [], False
         self.message, self.message_is_error = None, False
 
     def select(self, i: int | None) -> None:
@@ -142,6 +145,14 @@ class DiceEntry:
         chips, corrected; dice tapped in by hand have no box and are left out."""
         return [(c.box, c.colour if c.colour in COLOURS else None, c.value) for c in self.chips if c.box is not None]
 
+    def photo_complete(self) -> bool:
+        """Whether every die the photo shows is among ``confirmed_dice`` with its box: not when a
+        die was tapped in by hand (the reader missed it), the read left reads out, or a sure read
+        was removed (another seat's die). The reader's detector learns only from complete photos
+        (it would learn the others' dice as background: docs/vision.md)."""
+        return (self._read is not None and not self._read["left_out"] and not self._sure_removed
+                and all(c.box is not None for c in self.chips))
+
     # -- photo --------------------------------------------------------------------------
     def load_read(self, result) -> bool:
         """Chips from a ``ReadResult``; refused (chips unchanged) when the read is impossible."""
@@ -174,7 +185,7 @@ class DiceEntry:
         self.chips = [Chip(d.colour if d.colour in COLOURS else UNKNOWN, int(d.value),
                            bool(d.unsure) or d.colour not in COLOURS, float(d.confidence),
                            _box(getattr(d, "box", None))) for d in dice]
-        self.removed = []
+        self.removed, self._sure_removed = [], False
         self.selected = next((i for i, c in enumerate(self.chips) if c.unsure), None)
         self._read = {"n": len(self.chips), "left_out": left_out}
         self.message, self.message_is_error = None, False  # the read's summary (``message``)
@@ -280,7 +291,8 @@ class RollDiceStep(Step):
             read = not self.automa and boxes and all(b is not None for b in boxes)
             self.vm.photo_layout = (self.state.round, seat, action.dice, boxes) if read else None
         if ok and self.entry.photo is not None:
-            self.vm.keep_confirmed_photo(self.entry.photo, self.entry.confirmed_dice(), self.entry.removed)
+            self.vm.keep_confirmed_photo(self.entry.photo, self.entry.confirmed_dice(), self.entry.removed,
+                                         complete=self.entry.photo_complete())
         if ok and self.automa:
             self.vm.note(dice_message(self.vm.state, seat))
         return ok

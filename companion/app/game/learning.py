@@ -56,7 +56,7 @@ class TableLearning:
         self._learner = learner or _run_learner
         self._learn = learn
         self._lock = threading.Lock()
-        self._queue: list[tuple[Any, list[tuple[Box, str | None, int]], list[Box]]] = []
+        self._queue: list[tuple[Any, list[tuple[Box, str | None, int]], list[Box], bool]] = []
         self._busy = False
         self.problem: str | None = None  # the broken profile, reported once
         self.last_exit: int | None = None  # the learner's last exit code (3: no learn extra)
@@ -105,15 +105,17 @@ class TableLearning:
         return self.profile.busy() is not None
 
     # -- confirmed photos ------------------------------------------------------------------
-    def add_photo(self, source, dice: Iterable[tuple[Box, str | None, int]], removed: Iterable[Box] = ()) -> None:
+    def add_photo(self, source, dice: Iterable[tuple[Box, str | None, int]], removed: Iterable[Box] = (),
+                  complete: bool = True) -> None:
         """Keep the confirmed ``dice`` (box in original pixels, colour or None, value) of the photo
         ``source`` (bytes or a path), and ``removed``: boxes the reader proposed that the player
-        removed (not a die); then learn. Returns at once (the work is the worker's)."""
+        removed (not a die); ``complete``: every die of the photo is among ``dice`` (the detector
+        learns only from such photos); then learn. Returns at once (the work is the worker's)."""
         dice = [(tuple(float(v) for v in b), c, int(v)) for b, c, v in dice]
         if not dice:
             return
         with self._lock:
-            self._queue.append((source, dice, [tuple(float(v) for v in b) for b in removed]))
+            self._queue.append((source, dice, [tuple(float(v) for v in b) for b in removed], bool(complete)))
             if self._busy:
                 return  # the running worker takes it
             self._busy = True
@@ -145,7 +147,7 @@ class TableLearning:
                 self._busy = False
             raise
 
-    def _add(self, source, dice: list[tuple[Box, str | None, int]], removed: list[Box]) -> int:
+    def _add(self, source, dice: list[tuple[Box, str | None, int]], removed: list[Box], complete: bool = True) -> int:
         """Add one photo's dice; the number of dice added (0 on a problem, reported)."""
         from vision.labels import LabelledDie, LabelledPhoto, LabelsError
         from vision.profile import ProfileError
@@ -161,7 +163,7 @@ class TableLearning:
                 image = tmp
             else:
                 image = Path(source)
-            photo = LabelledPhoto(image, tuple(LabelledDie(b, v, c) for b, c, v in dice), 0)
+            photo = LabelledPhoto(image, tuple(LabelledDie(b, v, c) for b, c, v in dice), 0, complete)
             proposals = None
             if removed:
                 size = _original_size(image)

@@ -176,7 +176,8 @@ class GameVM:
 
         if adapted is not None:
             try:
-                return DiceReader.from_files(classifier=adapted.classifier, config=adapted.reader_config())
+                return DiceReader.from_files(classifier=adapted.classifier, detector=adapted.detector,
+                                             config=adapted.reader_config())
             except Exception as exc:  # noqa: BLE001 - the adapted model cannot load: the shipped one reads
                 self.learning._report(f"the adapted model cannot load: {exc}")
         return DiceReader.from_files()
@@ -185,13 +186,14 @@ class GameVM:
         """How many of the table's dice the reader learned from (0: none, or no profile)."""
         return self.learning.learned_from() if self.learning is not None else 0
 
-    def keep_confirmed_photo(self, source, dice, removed=()) -> None:
+    def keep_confirmed_photo(self, source, dice, removed=(), complete: bool = True) -> None:
         """A photo's dice were confirmed: keep them in the table profile and learn, in the
-        background (never blocks the tap; a broken profile is reported there and ignored)."""
+        background (never blocks the tap; a broken profile is reported there and ignored).
+        ``complete``: every die of the photo is among ``dice`` with its box."""
         if self.learning is None:
             return
         try:
-            self.learning.add_photo(source, dice, removed)
+            self.learning.add_photo(source, dice, removed, complete)
         except Exception as exc:  # noqa: BLE001 - the game never stops for the profile
             self.learning._report(str(exc))
 

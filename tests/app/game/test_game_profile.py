@@ -93,6 +93,7 @@ def test_a_confirmed_photo_adds_its_dice_and_learns_in_the_background(game_dir, 
     assert all(d.die for d in dice) and dice[1].box == (110.0, 100.0, 40.0, 40.0)
     assert learned == [learning.profile.path] and learning.last_exit == 3  # no learn extra: the dice are kept
     assert learning.problem is None and not any(learning.profile.path.parent.glob(".confirmed-photo-*"))
+    assert learning.profile.views()[1].complete  # every die of the photo confirmed with its box
 
 
 def test_one_learn_at_a_time(tmp_path):
@@ -123,6 +124,7 @@ def test_a_removed_unsure_read_is_kept_as_not_a_die(game_dir, tmp_path):
     assert step.submit()
     dice = learning.profile.dice()
     assert sum(d.die for d in dice) == 3 and [d.box for d in dice if not d.die] == [(330.0, 100.0, 40.0, 40.0)]
+    assert not learning.profile.views()[1].complete  # a die tapped in: the detector must not learn from it
 
 
 def test_a_sure_read_removed_is_not_kept_as_not_a_die(game_dir, tmp_path):
@@ -134,6 +136,22 @@ def test_a_sure_read_removed_is_not_kept_as_not_a_die(game_dir, tmp_path):
     assert step.entry.add(colours[0], 3)
     assert step.submit()
     assert [d.die for d in learning.profile.dice()] == [True, True, True]
+    assert not learning.profile.views()[1].complete
+
+
+def test_a_read_with_reads_left_out_is_not_complete(game_dir, tmp_path):
+    """The reads of no game colour beyond the seat's dice are left out of the chips: the photo
+    holds dice (or something) the confirmation does not list, so the detector does not learn it."""
+    learning = TableLearning(tmp_path / "profile", starter=lambda job: job(), learner=lambda f: 0)
+    vm, reader = _vm(game_dir, learning)
+    step = advance_to(vm, "roll_dice", random.Random(5))
+    bag = step.entry.bag
+    colours = [c for c, k in bag.items() for _ in range(k)][:4]
+    reader.queue.append(FakeRead([_die(c, 2, 10 + 70 * i) for i, c in enumerate(colours)] + [_die("unknown", 5, 330)]))
+    assert step.read_photo(str(_photo(tmp_path)))
+    assert len(step.entry.chips) == 4 and not step.entry.photo_complete()
+    assert step.submit()
+    assert len(learning.profile.dice()) == 4 and not learning.profile.views()[1].complete
 
 
 def test_a_broken_profile_does_not_break_the_dice_step(game_dir, tmp_path, capsys):

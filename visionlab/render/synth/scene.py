@@ -87,6 +87,7 @@ class SceneOptions:
     die_px: tuple[float, float] = (0.03, 0.14)   # die side, as a fraction of the long image side
     other_share: float = 0.3                     # chance a scene has "other" (non-Encyclopedia) dice
     distractor_rate: float = 0.35                # chance a scene has pip-less cubes (game markers)
+    distractor_scale: tuple[float, float] = (0.5, 0.9)  # a pip-less cube's side, times the scene's die
     touching_rate: float = 0.15                  # chance each die is placed against an earlier one
     steep_share: float = 0.2                     # chance the camera looks at 45-58 degrees from
                                                  # straight down (else 0-45): more slanted top faces
@@ -389,7 +390,7 @@ def render_scene(rng: np.random.Generator, opts: SceneOptions = SceneOptions(),
         c = cam.ray_to_table(rng.uniform(0, W), rng.uniform(0, H))
         if c is None:
             continue
-        s_cube = size * rng.uniform(0.5, 0.9)
+        s_cube = size * rng.uniform(*opts.distractor_scale)
         centre = np.array([c[0], c[1], s_cube / 2])
         if any(np.linalg.norm(centre[:2] - d.centre[:2]) < 1.2 * size for d in dice):
             continue
