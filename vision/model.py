@@ -324,14 +324,16 @@ def _centre_in(a: Sequence[float], b: Sequence[float]) -> bool:
 
 def union_candidates(shipped: list[tuple[tuple[float, float, float, float], float]],
                      table: list[tuple[tuple[float, float, float, float], float]], floor: float,
-                     iou: float = 0.3) -> list[tuple[tuple[float, float, float, float], float]]:
-    """The shipped heatmap's candidates, and the table heatmap's candidates that lie on none of
-    the shipped ones that can be kept (peak >= ``floor``: neither box's centre in the other, IoU
-    under ``iou``), best first. A die the shipped detector finds keeps its box and peak."""
+                     iou: float = 0.3) -> list[tuple[tuple[float, float, float, float], float, bool]]:
+    """(box, peak, from the table heatmap) of the shipped heatmap's candidates and of the table
+    heatmap's candidates that reach ``floor`` (a candidate under it could only be a faint die, and
+    faint dice stay the shipped detector's) and lie on none of the shipped candidates that can be
+    kept (peak >= ``floor``: neither box's centre in the other, IoU under ``iou``), best first. A
+    die the shipped detector finds keeps its box and peak."""
     strong = [b for b, s in shipped if s >= floor]
-    extra = [(b, s) for b, s in table
-             if not any(_centre_in(b, k) or _centre_in(k, b) or _iou(b, k) >= iou for k in strong)]
-    return sorted(shipped + extra, key=lambda c: -c[1])
+    extra = [(b, s, True) for b, s in table
+             if s >= floor and not any(_centre_in(b, k) or _centre_in(k, b) or _iou(b, k) >= iou for k in strong)]
+    return sorted([(b, s, False) for b, s in shipped] + extra, key=lambda c: -c[1])
 
 
 def drop_same_read(dice: Sequence["RawDie"], iou: float | None) -> list["RawDie"]:
@@ -415,6 +417,9 @@ class DiceModel:
         self.detector = detector
         self.input_size = (int(shape[3]), int(shape[2]))  # width, height
         self.classifier = classifier
+        #: a table profile's classifier, not the shipped file (``DiceModel.read``: dice only a table
+        #: heatmap found are never sure when the shipped classifier reads them)
+        self.adapted_classifier = self.config.classifier_file != ModelConfig.classifier_file
         self.crop_size = 0
         if classifier is not None:
             cshape = _check_signature(classifier, "classifier", CLASSIFIER_INPUT, CLASSIFIER_OUTPUTS)
@@ -434,35 +439,42 @@ class DiceModel:
         return cls(runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
 
     # --- steps
-    def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
+    def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:
+        """(box in input pixels, peak, found only by the table heatmap) of one detector input."""
         out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
         found = decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, self.config)
         if TABLE_HEATMAP not in out:
-            return found
+            return [(b, s, False) for b, s in found]
         table = decode_detections(out[TABLE_HEATMAP], out["wh"], out["offset"], self.input_size, self.config)
         return union_candidates(found, table, self.config.min_det_score ** 2)
 
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Candidate whole-die boxes in ORIGINAL pixels with their detector peak score, after NMS
         (with the finer pass's candidates where it runs: ``fine_plan``)."""
+        return [(b, s) for b, s, _ in self.detect_sources(image)]
+
+    def detect_sources(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:
+        """``detect``'s candidates, each with whether only a table profile's heatmap found it."""
         cfg = self.config
         canvas, lb = letterbox(image, self.input_size, cfg.pad_value)
         dets = self._run_detector(canvas)
-        boxes = [lb.to_original(b) for b, _ in dets]
-        scores = [s for _, s in dets]
+        boxes = [lb.to_original(b) for b, _, _ in dets]
+        scores = [s for _, s, _ in dets]
+        tables = [t for _, _, t in dets]
         H, W = image.shape[:2]
         floor = cfg.min_det_score ** 2   # candidates below it can never be kept (DiceModel.read)
         plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
-                                     for b, s in dets if s >= floor])
+                                     for b, s, _ in dets if s >= floor])
         if plan is not None:
-            for box, score in self._detect_fine(image, *plan):
+            for box, score, table in self._detect_fine(image, *plan):
                 if score >= floor:   # the rest could never be kept; fewer boxes make NMS cheaper
                     boxes.append(box)
                     scores.append(score)
+                    tables.append(table)
         keep = [i for i in nms(boxes, scores, cfg.nms_iou, cfg.contained_frac)
                 if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px
                 and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
-        return [(boxes[i], scores[i]) for i in keep]
+        return [(boxes[i], scores[i], tables[i]) for i in keep]
 
     def fine_plan(self, width: int, height: int, sizes: Sequence[float]) -> tuple[float, int, int] | None:
         """The finer pass for a ``width`` x ``height`` image whose first pass found candidates of
@@ -497,7 +509,7 @@ class DiceModel:
         return scale, count(w2, tw), count(h2, th)
 
     def _detect_fine(self, image: np.ndarray, scale: float, nx: int, ny: int
-                     ) -> list[tuple[tuple[float, float, float, float], float]]:
+                     ) -> list[tuple[tuple[float, float, float, float], float, bool]]:
         """The finer pass: the image resized by ``scale``, cut into ``nx`` x ``ny`` overlapping
         tiles of the detector's input size; candidates in original pixels. A candidate touching a
         tile edge inside the image is dropped (the overlap shows that die whole in the next tile)."""
@@ -507,11 +519,11 @@ class DiceModel:
         out = []
         for canvas, lb in self.fine_tiles(image, scale, nx, ny):
             x0, y0 = -int(lb.pad_x), -int(lb.pad_y)
-            for (bx, by, bw, bh), score in self._run_detector(canvas):
+            for (bx, by, bw, bh), score, table in self._run_detector(canvas):
                 if ((x0 > 0 and bx <= 1) or (y0 > 0 and by <= 1)
                         or (x0 + tw < w2 and bx + bw >= tw - 1) or (y0 + th < h2 and by + bh >= th - 1)):
                     continue   # cut by a tile edge inside the image
-                out.append((lb.to_original((bx, by, bw, bh)), score))
+                out.append((lb.to_original((bx, by, bw, bh)), score, table))
         return out
 
     def fine_tiles(self, image: np.ndarray, scale: float, nx: int, ny: int) -> list[tuple[np.ndarray, Letterbox]]:
@@ -576,23 +588,28 @@ class DiceModel:
         cfg = self.config
         floor = cfg.min_det_score ** 2
         faint = cfg.faint_peak_from is not None and cfg.faint_peak_from < floor
-        cands = [c for c in self.detect(image_bgr) if c[1] >= (cfg.faint_peak_from if faint else floor)]
+        cands = [c for c in self.detect_sources(image_bgr) if c[1] >= (cfg.faint_peak_from if faint else floor)]
         if not cands:
             return []
-        boxes = [b for b, _ in cands]
+        boxes = [b for b, _, _ in cands]
         gate = self.config.turned_check_from
         height = image_bgr.shape[0]
         shares = [float(b[1] + b[3] / 2) / height for b in boxes]   # box centre's height, 0 top .. 1 bottom
         turned = [gate is not None and y >= gate for y in shares]
         vals, cols, dies, crops, turned_vals = self.classify(image_bgr, boxes, turned)
         out = []
-        for (box, peak), v, c, d, crop, was_turned, tv, y in zip(cands, vals, cols, dies, crops, turned, turned_vals,
-                                                                  shares):
+        for (box, peak, table), v, c, d, crop, was_turned, tv, y in zip(cands, vals, cols, dies, crops, turned,
+                                                                         turned_vals, shares):
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(d))))
             is_faint = score < cfg.min_det_score
-            # with faint on, every candidate's peak is at least faint_peak_from (the filter above)
-            if is_faint and not (faint and float(d) >= cfg.faint_die_prob):
+            # with faint on, every candidate's peak is at least faint_peak_from (the filter above);
+            # faint dice are the shipped detector's: a die only the table heatmap found passes the gate
+            if is_faint and (table or not (faint and float(d) >= cfg.faint_die_prob)):
                 continue
+            # a die only the table heatmap found, read by the shipped classifier, is never sure: the
+            # shipped threshold was set on dice the shipped detector finds (a table profile's classifier
+            # has its own, set on held-back dice the shipped detector may miss)
+            is_faint = is_faint or (table and not self.adapted_classifier)
             out.append(RawDie(box=tuple(float(t) for t in box), det_score=score,
                               value_probs=tuple(float(p) for p in v),
                               colour_probs=tuple(float(p) for p in c),

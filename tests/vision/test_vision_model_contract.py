@@ -105,3 +105,45 @@ def test_a_faint_die_is_read_but_never_sure() -> None:
     assert [(d.faint, d.unsure) for d in sorted(dice, key=lambda d: d.box[0])] == [(True, True), (False, False)]
     # its confidence is computed as any read's (sure-looking), only the flag says it is faint
     assert min(d.confidence for d in dice) > 0.85
+
+
+# --- a table profile's heatmap beside the shipped one (build H, stop 58)
+
+class FakeTableDetector(FakeDetector):
+    """The shipped maps of ``dice_in_input`` plus a table heatmap of ``table_dice``."""
+
+    output_names = ["heatmap", "wh", "offset", model_mod.TABLE_HEATMAP]
+
+    def __init__(self, dice_in_input, table_dice):
+        super().__init__(dice_in_input)
+        self.table = table_dice
+
+    def run(self, feeds):
+        out = dict(super().run(feeds))
+        # the table heatmap's boxes come from the shipped size and offset maps: the same sizes
+        both = detector_maps(self.dice + self.table, 384, 288)
+        out["wh"], out["offset"] = both["wh"], both["offset"]
+        out[model_mod.TABLE_HEATMAP] = detector_maps(self.table, 384, 288)["heatmap"]
+        return out
+
+
+def _table_read(table_peak: float, die: float, classifier_file: str | None = None) -> list:
+    """A die the shipped heatmap sees (peak 0.9) and one only the table heatmap sees."""
+    det = FakeTableDetector([(100.0, 100.0, 40.0, 40.0, 0.9)], [(260.0, 150.0, 40.0, 40.0, table_peak),
+                                                                 (104.0, 98.0, 40.0, 40.0, 0.99)])
+    cfg = model_mod.ModelConfig(**({"classifier_file": classifier_file} if classifier_file else {}))
+    return model_mod.DiceModel(det, FakeClassifier(value=5, colour=3, die=die), cfg).read(
+        np.full((288, 384, 3), (200, 120, 40), np.uint8))
+
+
+def test_a_die_only_the_table_heatmap_finds_is_added_never_faint_and_never_sure_with_the_shipped_classifier():
+    shipped_read = model_mod.DiceModel(FakeDetector([(100.0, 100.0, 40.0, 40.0, 0.9)]),
+                                       FakeClassifier(value=5, colour=3, die=0.97)).read(
+        np.full((288, 384, 3), (200, 120, 40), np.uint8))
+    dice = _table_read(0.8, 0.97)
+    assert len(dice) == 2 and dice[0] == shipped_read[0]       # the shipped die: the same read
+    assert dice[1].box[0] > 200 and dice[1].faint              # the table's: found, never sure
+    adapted = _table_read(0.8, 0.97, classifier_file="/profile/model/m-1/dice_classifier.onnx")
+    assert len(adapted) == 2 and not adapted[1].faint          # a table's classifier: its own threshold
+    assert len(_table_read(0.3, 0.97)) == 1                    # under the floor: no faint table die
+    assert len(_table_read(0.5, 0.5)) == 1                     # the gate as for any die
