@@ -80,7 +80,7 @@ KEEP_AS_IS = 0.2
 RING_FROM = 0.25
 RING_WEIGHT = 0.3
 REPLAY_SEED = 1900  # a training seed of our renderer (the classifier's replay uses it too)
-REPLAY_SCENES = 40
+REPLAY_SCENES = HEAD_REPLAY  # (stop 59: was 40, of which only the first HEAD_REPLAY were ever trained on)
 REPLAY_VERSION = 2
 #: every replay scene may hold pip-less cubes of a die's size (0-3 of them, as our renderer draws
 #: them, their boxes background): the game's research cubes lie on the table, and a detector
