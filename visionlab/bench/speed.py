@@ -15,18 +15,23 @@ import numpy as np
 from .sets import REPO
 
 SPEED_SEED = 424243  # the 8-dice 640x480 speed scene (also not a training seed)
+# (stop 59) SPEED_SEED's scene has 2 of its 8 dice wholly in the frame (5 read): this one has all 8
+# inside, the issue's "640x480 image with 8 dice" as a player frames it (the first such seed from
+# 424243; 44-76 px dice); benchmarks/vision_large_photo.py times both
+SPEED_WHOLE_SEED = 424391
 DEFAULT_SPEED_RUNS = 50
 
 
-def speed_scene() -> tuple[bytes, int, int]:
-    """A 640x480 synthetic scene with 8 dice as JPEG bytes (seed SPEED_SEED): (bytes, dice, dice
-    wholly in the frame: the ones the bench scores). A die cut by the border is reported only when
-    at least about half of it shows (``ModelConfig.edge_min_aspect``)."""
+def speed_scene(seed: int = SPEED_SEED) -> tuple[bytes, int, int]:
+    """A 640x480 synthetic scene with 8 dice as JPEG bytes (seed ``SPEED_SEED``, or
+    ``SPEED_WHOLE_SEED`` for every die wholly in the frame): (bytes, dice, dice wholly in the
+    frame: the ones the bench scores). A die cut by the border is reported only when at least
+    about half of it shows (``ModelConfig.edge_min_aspect``)."""
     from dataclasses import replace
 
     from visionlab.render.synth import SceneOptions, render_scene
 
-    rng = np.random.default_rng([SPEED_SEED, 0])
+    rng = np.random.default_rng([seed, 0])
     opts = replace(SceneOptions(), width=640, height=480, min_dice=8, max_dice=8, other_share=0.0)
     img, truths = render_scene(rng, opts)
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
