@@ -254,13 +254,7 @@ def trunk(det: Detector, images: np.ndarray) -> torch.Tensor:
     """The shipped detector's features before its last block, of uint8 inputs [N,H,W,3]."""
     det.eval()
     x = torch.from_numpy(np.ascontiguousarray(images)).permute(0, 3, 1, 2).float() / 255
-    f1 = det.s1(x)
-    f2 = det.s2(f1)
-    f3 = det.s3(f2)
-    f4 = det.s4(f3)
-    p3 = det.m3(det.up(det.l4(f4)) + f3)
-    p2 = det.m2(det.up(p3) + f2)
-    return det.m1(det.up(p2) + f1)
+    return det.trunk(x)
 
 
 def _table_examples(table: list[tuple[np.ndarray, np.ndarray, np.ndarray]], rng: np.random.Generator

@@ -34,15 +34,19 @@ class Detector(nn.Module):
         nn.init.zeros_(self.wh.bias)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
 
-    def features(self, x):
+    def trunk(self, x):
+        """The merged stride-4 features before the last block (``head``); a table's learner
+        trains a copy of ``head`` and ``hm`` over them (visionlearn/detector.py)."""
         f1 = self.s1(x)
         f2 = self.s2(f1)
         f3 = self.s3(f2)
         f4 = self.s4(f3)
         p3 = self.m3(self.up(self.l4(f4)) + f3)
         p2 = self.m2(self.up(p3) + f2)
-        p1 = self.m1(self.up(p2) + f1)
-        return self.head(p1)
+        return self.m1(self.up(p2) + f1)
+
+    def features(self, x):
+        return self.head(self.trunk(x))
 
     def forward_raw(self, x):
         h = self.features(x)
