@@ -282,7 +282,10 @@ def test_the_shipped_replay_is_the_one_the_learner_renders(monkeypatch, tmp_path
     shipped = L.shipped_replay_file()
     assert shipped.is_file(), f"{shipped} is missing"
     rendered = L.replay_crops(tmp_path / "cache", log=lambda m: None)       # no cache, no shipped copy: rendered
-    with np.load(shipped) as z:
+    import io
+    import lzma
+
+    with np.load(io.BytesIO(lzma.decompress(shipped.read_bytes()))) as z:
         assert set(z.files) == {"crops", "value", "colour", "die"}
         for k in ("crops", "value", "colour", "die"):
             assert np.array_equal(z[k], rendered[k]), k
@@ -308,6 +311,19 @@ def test_the_replay_comes_from_the_profile_then_the_shipped_copy_then_the_render
     logs.clear()
     L.replay_crops(tmp_path / "other-cache", log=logs.append, shipped=shipped)  # labels not matching the crops
     assert any("do not match" in m for m in logs)
+    import io
+    import lzma
+
+    xz = tmp_path / "shipped.npz.xz"                                          # the shipped form: an npz in xz
+    buf = io.BytesIO()
+    np.savez(buf, **first)
+    xz.write_bytes(lzma.compress(buf.getvalue(), format=lzma.FORMAT_XZ, filters=L.XZ_FILTERS))
+    logs.clear()
+    fourth = L.replay_crops(tmp_path / "xz-cache", log=logs.append, shipped=xz)
+    assert not logs and all(np.array_equal(fourth[k], first[k]) for k in first)
+    xz.write_bytes(b"not xz")
+    L.replay_crops(tmp_path / "xz-cache", log=logs.append, shipped=xz)
+    assert any("shipped replay" in m and "not an xz file" in m for m in logs)
 
 
 def _with_a_missed_die(labels: Path, photos: tuple[int, ...]) -> Path:
