@@ -226,3 +226,20 @@ def test_a_table_can_be_given_engraved_pips_and_is_otherwise_the_table_its_seed_
     assert all(d["pip_style"] == "engraved" for d in sc["dice"] if d["colour"] != "other")
     with pytest.raises(ValueError, match="pip_style must be one of"):
         g.sample_table(777001, pip_style="painted")
+
+
+def test_a_far_scene_is_the_whole_table_in_a_large_photo() -> None:
+    """``far``: FAR_SIZE, FAR_DICE dice of FAR_DIE_SHARE of the width, seen nearly from above."""
+    for index in range(6):
+        near, far = g.sample_scene(31, index), g.sample_scene(31, index, far=True)
+        assert (far["width"], far["height"]) == g.FAR_SIZE and far["size"] == "2016x1512"
+        assert g.FAR_DICE[0] - 3 <= len(far["dice"]) < g.FAR_DICE[1]    # a die that finds no room is left out
+        cam = far["camera"]
+        d = np.asarray(cam["target"]) - np.asarray(cam["origin"])
+        assert math.degrees(math.acos(-d[2] / np.linalg.norm(d))) <= g.FAR_TILT[1] + 1e-6
+        assert near["size"] == "640x480" and near["camera"]["fov"] == cam["fov"]   # the rest is drawn as before
+        truths = [g.die_truth(die, g.die_mesh(die["half"], die["exponent"], 8), cam, *g.FAR_SIZE)
+                  for die in far["dice"]]
+        sides = [max(t["box"][2], t["box"][3]) / g.FAR_SIZE[0] for t in truths if t and not t["partial"]]
+        assert sides and min(sides) > 0.5 * g.FAR_DIE_SHARE[0] and max(sides) < 2 * g.FAR_DIE_SHARE[1]
+    assert _scene_without_arrays(g.sample_scene(31, 0, far=True)) == _scene_without_arrays(g.sample_scene(31, 0, far=True))

@@ -2,12 +2,14 @@
 
     python -m visionlab.render.luxcore render --seed S --count N [--start K] --out DIR
                                 [--size 640x480|1280x960|640x640|480x640|mixed] [--hard] [--spp 24] [--threads 1]
-                                [--table T [--pip-style dimple|print|engraved|ring]]
+                                [--table T [--pip-style dimple|print|engraved|ring]] [--far]
 
 ``--table T``: every scene is a photo of one table (``geometry.sample_table(T)``: one box of dice in
 other shades of the five colours, one table top, one room light, one phone), as a player's photos
 are; without it every scene is a new table, new dice and a new light. ``--pip-style`` gives the
 table's dice that pip style (the rest of the table as drawn from T); "engraved": unpainted pips.
+``--far``: photos of the whole table from standing height (2016x1512, 10-20 dice of 2-5 % of the
+width, 0-25 degrees off vertical; ``--size`` is ignored): small dice in a large photo.
 
 Writes ``DIR/domain.json`` first, then ``DIR/NNNNN.jpg`` and, after it, ``DIR/NNNNN.json`` per scene
 (NNNNN = the scene index), the domain-directory format of docs/vision-pbr.md.  Scenes whose .json
@@ -34,6 +36,8 @@ def _render(args: argparse.Namespace) -> int:
         sample, name = functools.partial(g.sample_scene, table=table), f"lux-table-{args.table}"
     elif args.pip_style is not None:
         raise SystemExit("--pip-style needs --table")
+    if args.far:
+        sample, name = functools.partial(sample, far=True), f"{name}-far"
     return render_sampled(args, name, f"luxcorerender {render.luxcore_version()} PATHCPU", sample,
                           lambda scene, jpg: render.render_scene(scene, jpg, spp=args.spp, threads=args.threads))
 
@@ -44,6 +48,8 @@ def _options(r: argparse.ArgumentParser) -> None:
                    help="every scene a photo of one table (its dice, top, light and phone drawn from T)")
     r.add_argument("--pip-style", choices=g.TABLE_PIP_STYLES, default=None,
                    help="with --table: the table's dice have this pip style (engraved: unpainted pips)")
+    r.add_argument("--far", action="store_true",
+                   help="the whole table from standing height: 2016x1512, 10-20 dice of 2-5 %% of the width")
 
 
 def main(argv: list[str] | None = None) -> int:

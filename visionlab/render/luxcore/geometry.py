@@ -20,6 +20,13 @@ from typing import Any
 import numpy as np
 
 SIZES = {"640x480": (640, 480), "1280x960": (1280, 960), "640x640": (640, 640), "480x640": (480, 640)}
+#: ``sample_scene(far=True)``: a photo of the whole table from standing height, as a phone takes it
+#: (issue 38 item 6): this size, FAR_DICE dice of FAR_DIE_SHARE of the photo's width, seen from
+#: FAR_TILT degrees off vertical
+FAR_SIZE = (2016, 1512)
+FAR_DIE_SHARE = (0.02, 0.05)
+FAR_DICE = (10, 21)
+FAR_TILT = (0.0, 25.0)
 
 # Die faces: local axis (index, sign) of each value; opposite faces sum to 7.
 FACE_AXIS: dict[int, tuple[int, int]] = {1: (2, 1), 6: (2, -1), 2: (0, 1), 5: (0, -1), 3: (1, 1), 4: (1, -1)}
@@ -398,7 +405,7 @@ def _table_die(die: dict[str, Any], table: dict[str, Any], rng: np.random.Genera
 
 
 def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480",
-                 table: dict[str, Any] | None = None) -> dict[str, Any]:
+                 table: dict[str, Any] | None = None, far: bool = False) -> dict[str, Any]:
     """Every random choice of one scene (a plain dict: JSON-able except numpy arrays).  With ``table``
     (``sample_table``) the scene is a photo of that table: its dice, table top, key light and phone,
     the light and the camera varied a little; every draw of the scene is still made, so a scene
@@ -421,6 +428,11 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
         half, exponent, fov = tbl["dice"]["half"], tbl["dice"]["exponent"], phone["fov"]
         tilt = float(np.clip(phone["tilt"] + trng.normal(0.0, 5.0), 0.0, 66.0))
         die_px = phone["die_px"] * float(trng.uniform(0.8, 1.25)) * max(width, height) / 640.0
+    if far:
+        frng = np.random.default_rng([int(seed), int(index), 6])
+        size, (width, height) = "x".join(map(str, FAR_SIZE)), FAR_SIZE
+        die_px = float(frng.uniform(*FAR_DIE_SHARE)) * width
+        tilt = float(frng.uniform(*FAR_TILT))
     fl = focal_px(width, fov)
     dist = fl * 2 * half / die_px
     az = float(rng.uniform(0, 2 * math.pi))
@@ -451,6 +463,8 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
         n = 0 if u_ < 0.03 else (int(rng.integers(1, 3)) if u_ < 0.12 else (int(rng.integers(3, 10)) if u_ < 0.88 else int(rng.integers(10, 15))))
     if tbl is not None:   # a player photographs the dice: a few to a dozen, framed
         n = int(trng.integers(5, 15)) if hard else int(trng.integers(3, 11))
+    if far:
+        n = int(frng.integers(*FAR_DICE))
     colours = [str(rng.choice(list(PALETTES))) for _ in range(n)]
     if n and rng.random() < 0.22:
         for k in rng.choice(n, size=min(n, int(rng.integers(1, 3))), replace=False):
