@@ -241,5 +241,6 @@ def test_a_far_scene_is_the_whole_table_in_a_large_photo() -> None:
         truths = [g.die_truth(die, g.die_mesh(die["half"], die["exponent"], 8), cam, *g.FAR_SIZE)
                   for die in far["dice"]]
         sides = [max(t["box"][2], t["box"][3]) / g.FAR_SIZE[0] for t in truths if t and not t["partial"]]
-        assert sides and min(sides) > 0.5 * g.FAR_DIE_SHARE[0] and max(sides) < 2 * g.FAR_DIE_SHARE[1]
+        # FAR_DIE_SHARE is the die's side at the aim point: its box, sides and corners, is up to about 2x it
+        assert sides and min(sides) > 0.5 * g.FAR_DIE_SHARE[0] and max(sides) < 2.5 * g.FAR_DIE_SHARE[1]
     assert _scene_without_arrays(g.sample_scene(31, 0, far=True)) == _scene_without_arrays(g.sample_scene(31, 0, far=True))
