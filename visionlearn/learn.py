@@ -65,8 +65,7 @@ HOLD_EVERY = 4
 #: table after one photo of three blue dice, every one a green die read as blue)
 MIN_TRAIN_COLOURS = 3
 JITTERS = 8
-STEPS = 80       # the fewest steps a learn trains: a profile of up to STEPS trained-on dice
-MAX_STEPS = 320  # the most (about 4 x the training time of STEPS)
+STEPS = 80
 BATCH_TABLE = 16
 BATCH_REPLAY = 16
 LR = 3e-4
@@ -259,14 +258,7 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def steps_for(dice: int) -> int:
-    """The steps of a learn from ``dice`` trained-on dice: one a die (``JITTERS`` cuts of each,
-    ``BATCH_TABLE`` of them a step: every cut seen twice), from ``STEPS`` up to ``MAX_STEPS``; so
-    a larger profile is not learned from in the same steps as a small one."""
-    return min(MAX_STEPS, max(STEPS, int(dice)))
-
-
-def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: int = 0, steps: int | None = None,
+def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: int = 0, steps: int = STEPS,
           model_dir: str | Path | None = None, threads: int = 1,
           log: Callable[[str], None] = print) -> dict[str, Any]:
     """Adapt the classifier to the profile's dice (module doc). Returns the report (also the
@@ -387,8 +379,6 @@ def _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, c
     shipped = Path(model_dir or DEFAULT_MODEL_DIR) / ModelConfig().classifier_file
     rng = np.random.default_rng(seed)
     bank = table_bank(profile, train_dice, rng)
-    if steps is None:
-        steps = steps_for(trained_on["dice"])
     replay = replay_crops(cache, log, shipped_replay_file(Path(model_dir) if model_dir else None))
     base = load_onnx_weights(Classifier(), shipped).eval()
     model = load_onnx_weights(Classifier(), shipped)

@@ -178,20 +178,6 @@ def test_a_first_learn_waits_for_three_colours(tmp_path, monkeypatch):
     assert report["steps"] == 5
 
 
-def test_the_steps_follow_the_trained_on_dice(tmp_path, monkeypatch):
-    """Without ``steps`` a learn trains one step per trained-on die, from STEPS to MAX_STEPS (stop
-    60): a profile of 20 photos is not learned from in the steps of one of 5."""
-    assert [L.steps_for(n) for n in (0, 1, L.STEPS, L.STEPS + 1, L.MAX_STEPS, 10 * L.MAX_STEPS)] == \
-        [L.STEPS, L.STEPS, L.STEPS, L.STEPS + 1, L.MAX_STEPS, L.MAX_STEPS]
-    monkeypatch.setattr(L, "STEPS", 3)
-    monkeypatch.setattr(L, "MAX_STEPS", 7)
-    prof = TableProfile(tmp_path / "prof")
-    prof.add_photos(parse_labels(_scenes(tmp_path, 30, 2, colour="shifted")))
-    report = L.learn(prof.path, cache_dir=tmp_path / "cache", log=lambda m: None)
-    dice = report["trained_on"]["dice"]
-    assert 3 < dice and report["steps"] == min(7, dice), report
-
-
 def test_value_only_labels_train_the_value_only(tmp_path):
     prof = TableProfile(tmp_path / "prof")
     prof.add_photos(parse_labels(_scenes(tmp_path, 10, 3, colour=None)))
