@@ -72,7 +72,6 @@ def main(argv: list[str] | None = None) -> int:
           f"{h['right_shipped']} right; sure at {report['unsure_below']}: {h['sure']} sure, {h['sure_wrong']} wrong")
     print(f"threshold: {report['threshold_rule']}")
     print(f"classifier adopted: the reader uses the adapted classifier since {report['classifier_seconds']:.1f} s"
-          + (f" ({report['adopted_because']})" if report.get("adopted_because") else "")
           if report["classifier_adopted"]
           else f"classifier: {report['reason']}")
     _print_detector(report)

@@ -65,12 +65,6 @@ HOLD_EVERY = 4
 #: table after one photo of three blue dice, every one a green die read as blue)
 MIN_TRAIN_COLOURS = 3
 JITTERS = 8
-#: a game colour the shipped classifier does not know (stop 60): of at least UNKNOWN_MIN_DICE
-#: confirmed dice of it in the profile, it reads at most UNKNOWN_SHARE as that colour. Such dice are
-#: never read sure by the shipped reader; an adapted model that ties with it on the held-back dice
-#: is then adopted (a tie is no reason to change the reader, except that one)
-UNKNOWN_MIN_DICE = 3
-UNKNOWN_SHARE = 1 / 3
 STEPS = 80
 BATCH_TABLE = 16
 BATCH_REPLAY = 16
@@ -189,26 +183,6 @@ def classify(model: torch.nn.Module, crops: np.ndarray) -> tuple[np.ndarray, np.
     v1, c1, _ = model(x)
     v2, c2, _ = model(x.flip(3))
     return ((v1 + v2) / 2).numpy(), ((c1 + c2) / 2).numpy()
-
-
-def unknown_colours(model: torch.nn.Module, profile: TableProfile, dice: list[ConfirmedDie]) -> dict[str, tuple[int, int]]:
-    """The game colours ``model`` does not know on this table: {colour: (dice read as it, confirmed
-    dice of it)} for each colour with at least ``UNKNOWN_MIN_DICE`` confirmed dice in ``dice`` of
-    which at most ``UNKNOWN_SHARE`` are read as that colour (argmax, mirrored view averaged)."""
-    of = {c: [d for d in dice if d.die and d.colour == c] for c in COLOUR_CLASSES if c != "other"}
-    of = {c: ds for c, ds in of.items() if len(ds) >= UNKNOWN_MIN_DICE}
-    if not of:
-        return {}
-    flat = [d for ds in of.values() for d in ds]
-    _, cp = classify(model, np.stack([crop_for_classifier(profile.load_crop(d), d.crop_box, CROP, CONTEXT) for d in flat]))
-    read = [COLOUR_CLASSES[int(i)] for i in np.argmax(cp, axis=1)]
-    out, k = {}, 0
-    for c, ds in of.items():
-        hits = sum(r == c for r in read[k:k + len(ds)])
-        k += len(ds)
-        if hits <= UNKNOWN_SHARE * len(ds):
-            out[c] = (hits, len(ds))
-    return out
 
 
 def held_back_reads(model: torch.nn.Module, profile: TableProfile, dice: list[ConfirmedDie]) -> list[dict[str, Any]]:
@@ -434,17 +408,9 @@ def _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, c
                    f"{threshold} from only {len(sure_reads)} held-back dice): overconfident on this "
                    "table, it does not replace the adapted model in use, which stays")
     elif (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong):
-        unknown = unknown_colours(base, profile, train_dice + held_dice) if right == shipped_right else {}
-        if unknown:
-            report["unknown_to_shipped"] = {c: {"read_as_it": h, "dice": n} for c, (h, n) in unknown.items()}
-            report["adopted_because"] = (
-                f"a tie on the held-back dice ({right} of {len(held_dice)} right for both), and the shipped reader "
-                "does not know the table's " + ", ".join(f"{c} (reads {h} of {n} confirmed {c} dice as {c})"
-                                                          for c, (h, n) in unknown.items()))
-        else:
-            refused = (f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
-                       f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
-                       f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
+        refused = (f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
+                   f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
+                   f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
     if refused is not None:
         report.update(adopted=False, reason=refused)
         return report, None

@@ -117,43 +117,6 @@ def test_a_model_no_better_on_the_held_back_dice_is_not_adopted(tmp_path):
     assert prof.current_model() is None
 
 
-def test_a_colour_the_shipped_classifier_does_not_know(tmp_path):
-    """Every die called purple, whatever its colour: the shipped classifier reads few of them purple,
-    so purple is a colour it does not know on this table; values only: no colour to know."""
-    from vision.model import DEFAULT_MODEL_DIR
-    from visionlab.train.nets import Classifier
-    from visionlab.train.warmstart import load_onnx_weights
-
-    base = load_onnx_weights(Classifier(), DEFAULT_MODEL_DIR / "dice_classifier.onnx").eval()
-    prof = TableProfile(tmp_path / "prof")
-    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 3)))
-    unknown = L.unknown_colours(base, prof, prof.dice())
-    assert list(unknown) == ["purple"], unknown
-    hits, n = unknown["purple"]
-    assert n == sum(d.die for d in prof.dice()) >= L.UNKNOWN_MIN_DICE and hits <= n / 3
-    plain = TableProfile(tmp_path / "plain")
-    plain.add_photos(parse_labels(_scenes(tmp_path, 0, 3, colour=None)))
-    assert L.unknown_colours(base, plain, plain.dice()) == {}
-    # three dice at most of a colour say nothing yet
-    few = [d for d in prof.dice() if d.die][: L.UNKNOWN_MIN_DICE - 1]
-    assert L.unknown_colours(base, prof, few) == {}
-
-
-@pytest.mark.slow
-def test_a_tie_is_adopted_where_the_shipped_reader_does_not_know_a_colour(tmp_path):
-    """No training step (the "adapted" network is the shipped one, a tie on the held-back dice), on
-    a table whose dice the player calls purple: the shipped reader never reads them purple, so the
-    tie is adopted (stop 60), with the reason in the report; values only, the same tie is not."""
-    prof = TableProfile(tmp_path / "prof")
-    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 2)))
-    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=0, log=lambda m: None)
-    h = report["held_back"]
-    assert h["right"] == h["right_shipped"] and h["dice"] > 0
-    assert report["classifier_adopted"] and "purple" in report["unknown_to_shipped"]
-    assert "does not know the table's purple" in report["adopted_because"]
-    assert prof.current_model() is not None
-
-
 @pytest.mark.slow
 def test_an_overconfident_model_does_not_replace_the_adapted_one_in_use(tmp_path, monkeypatch):
     """Fewer than 40 held-back dice and a threshold above NO_EVIDENCE (one of them read wrong at
