@@ -9,7 +9,8 @@ other shades of the five colours, one table top, one room light, one phone), as 
 are; without it every scene is a new table, new dice and a new light. ``--pip-style`` gives the
 table's dice that pip style (the rest of the table as drawn from T); "engraved": unpainted pips.
 ``--far``: photos of the whole table from standing height (2016x1512, 10-20 dice of 30-110 px,
-0-25 degrees off vertical; ``--size`` is ignored): small dice in a large photo.
+0-25 degrees off vertical; ``--size`` and ``--hard``'s view are ignored): small dice in a large
+photo.
 
 Writes ``DIR/domain.json`` first, then ``DIR/NNNNN.jpg`` and, after it, ``DIR/NNNNN.json`` per scene
 (NNNNN = the scene index), the domain-directory format of docs/vision-pbr.md.  Scenes whose .json
