@@ -238,6 +238,7 @@ def test_a_far_scene_is_the_whole_table_in_a_large_photo() -> None:
         d = np.asarray(cam["target"]) - np.asarray(cam["origin"])
         assert math.degrees(math.acos(-d[2] / np.linalg.norm(d))) <= g.FAR_TILT[1] + 1e-6
         assert near["size"] == "640x480" and near["camera"]["fov"] == cam["fov"]   # the rest is drawn as before
+        assert far["far"] is True and "far" not in near   # render.py hides the lights' panels from the far camera
         truths = [g.die_truth(die, g.die_mesh(die["half"], die["exponent"], 8), cam, *g.FAR_SIZE)
                   for die in far["dice"]]
         sides = [max(t["box"][2], t["box"][3]) / g.FAR_SIZE[0] for t in truths if t and not t["partial"]]

@@ -579,6 +579,9 @@ def sample_scene(seed: int, index: int, hard: bool = False, size: str = "640x480
                     white_balance=[float(v) for v in wb / wb.max()], jpeg=tbl["phone"]["jpeg"],
                     motion=0.0)
         table = dict(tbl["top"])
-    return {"seed": int(seed), "index": int(index), "hard": bool(hard), "size": size, "width": width, "height": height,
-            "camera": cam, "dice": dice, "distractors": distractors, "table": table, "lights": lights,
-            "ambient": ambient, "post": post}
+    out = {"seed": int(seed), "index": int(index), "hard": bool(hard), "size": size, "width": width, "height": height,
+           "camera": cam, "dice": dice, "distractors": distractors, "table": table, "lights": lights,
+           "ambient": ambient, "post": post}
+    if far:   # the camera can stand farther than the lights: their panels must not hide the table
+        out["far"] = True
+    return out

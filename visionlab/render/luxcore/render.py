@@ -266,6 +266,8 @@ def build(scene: dict[str, Any], work: Path, spp: int, threads: int) -> tuple[st
                   f"scene.materials.{n}.emission = {_v(radiance)}",
                   f'scene.shapes.{n}.type = "mesh"', f'scene.shapes.{n}.ply = "{work / (n + ".ply")}"',
                   f'scene.objects.{n}.shape = "{n}"', f'scene.objects.{n}.material = "{n}"']
+            if scene.get("far"):   # farther than the light, the camera would see its black back (stop 60)
+                s.append(f"scene.objects.{n}.camerainvisible = 1")
         else:  # sun through a window: LuxCore's sun model
             dirn = pos / math.sqrt(d2)
             s += [f'scene.lights.{n}.type = "sun"', f"scene.lights.{n}.dir = {_v(dirn)}",
