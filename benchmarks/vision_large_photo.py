@@ -70,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         model = TableProfile(args.profile).current_model()
         if model is None:
             p.error(f"{args.profile}: no adapted model in this profile")
-        reader = DiceReader.from_files(threads=1, classifier=model.classifier, detector=model.detector,
-                                       config=model.reader_config())
+        reader = DiceReader.from_files(threads=1, config=model.reader_config(), **model.files)
         classifier = f"adapted ({model.classifier or 'the shipped classifier'}, {model.detector or 'the shipped detector'})"
     else:
         reader = DiceReader.from_files(threads=1)

@@ -88,8 +88,7 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     try:
         return DiceReader.from_files(
             model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,
-            config=config, classifier=None if adapted is None else adapted.classifier,
-            detector=None if adapted is None else adapted.detector,
+            config=config, **({} if adapted is None else adapted.files),
         )
     except (ModelLoadError, FileNotFoundError, ImportError, ValueError, OSError) as exc:
         raise CliError(f"error: cannot load the dice model: {exc}") from None

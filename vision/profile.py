@@ -188,6 +188,12 @@ class AdaptedModel:
         adapted model is configured (the app, ``vision read``, the bench)."""
         return replace(base, unsure_below=self.unsure_below)
 
+    @property
+    def files(self) -> dict[str, Path]:
+        """{part: its file} of the parts this model adapted ("classifier", "detector"): the
+        keywords of ``DiceReader.from_files`` (a part not named reads shipped)."""
+        return {p: f for p, f in (("classifier", self.classifier), ("detector", self.detector)) if f is not None}
+
 
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
@@ -479,14 +485,14 @@ class TableProfile:
                     new.append(ConfirmedDie(next_photo, rel, crop_box, box, loaded.original_size, 0, None,
                                             photo.image.name, sha, die=False))
                 next_photo += 1
-            _write_atomic(self.path / PHOTOS_FILE, "".join(json.dumps(v.to_json()) + "\n" for v in views + new_views))
+            _write_views(self.path / PHOTOS_FILE, views + new_views)
             self._write_dice(existing + new)
         except OSError as exc:
             for p in written:
                 p.unlink(missing_ok=True)
             if new_views:  # the views' file as it was (it may already name the views just removed)
                 try:
-                    _write_atomic(self.path / PHOTOS_FILE, "".join(json.dumps(v.to_json()) + "\n" for v in views))
+                    _write_views(self.path / PHOTOS_FILE, views)
                 except OSError:
                     pass
             raise ProfileError(f"cannot write to the profile folder {self.path}: {exc}") from None
@@ -574,7 +580,7 @@ class TableProfile:
             names += [PHOTOS_FILE] + [v.view for v in views.values()]
         if model is not None:
             names += [f"{MODEL_DIR}/{CURRENT_FILE}", f"{MODEL_DIR}/{model.folder.name}/{MODEL_INFO}"]
-            names += [f"{MODEL_DIR}/{model.folder.name}/{f.name}" for f in (model.classifier, model.detector) if f]
+            names += [f"{MODEL_DIR}/{model.folder.name}/{f.name}" for f in model.files.values()]
         tmp = dest.with_name(f".{dest.name}.{uuid.uuid4().hex[:8]}.tmp")
         try:
             with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
@@ -657,6 +663,11 @@ class TableProfile:
             raise ProfileError(f"cannot clear the profile folder {self.path}: {exc.strerror or exc}") from None
         shutil.rmtree(gone, ignore_errors=True)
         return True
+
+
+def _write_views(path: Path, views: Sequence[PhotoView]) -> None:
+    """``photos.jsonl``: one view a line (``TableProfile.views`` reads it)."""
+    _write_atomic(path, "".join(json.dumps(v.to_json()) + "\n" for v in views))
 
 
 def _parts(info: dict[str, Any]) -> list[str] | None:

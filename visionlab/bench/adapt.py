@@ -138,7 +138,7 @@ def _model_parts(profile: Path) -> list[str]:
     from vision.profile import TableProfile
 
     model = TableProfile(profile).current_model()
-    return [] if model is None else [p for p, f in (("classifier", model.classifier), ("detector", model.detector)) if f]
+    return [] if model is None else list(model.files)
 
 
 def adapted_reader(profile: Path, backend: str = "auto") -> Any:
@@ -148,8 +148,7 @@ def adapted_reader(profile: Path, backend: str = "auto") -> Any:
     model = TableProfile(profile).current_model()
     if model is None:
         return None
-    return DiceReader.from_files(backend=backend, classifier=model.classifier, detector=model.detector,
-                                 config=model.reader_config())
+    return DiceReader.from_files(backend=backend, config=model.reader_config(), **model.files)
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,

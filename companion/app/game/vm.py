@@ -176,8 +176,7 @@ class GameVM:
 
         if adapted is not None:
             try:
-                return DiceReader.from_files(classifier=adapted.classifier, detector=adapted.detector,
-                                             config=adapted.reader_config())
+                return DiceReader.from_files(config=adapted.reader_config(), **adapted.files)
             except Exception as exc:  # noqa: BLE001 - the adapted model cannot load: the shipped one reads
                 self.learning._report(f"the adapted model cannot load: {exc}")
         return DiceReader.from_files()
