@@ -12,12 +12,15 @@ classifier's learn never changing it), only the detector can learn. ``learn_dete
    die that no read matches (the bench's centre rule, ``visionlab.bench.scoring``) is a miss.
    No miss: there is nothing to teach and nothing is trained (most tables: 10 of 21 dev tables
    have no miss in ten photos, stop 52).
-2. **Training.** The WHOLE detector from the shipped weights, BatchNorm statistics frozen,
-   ``STEPS`` steps of AdamW (cosine, ``LR``); each step ``BATCH_TABLE`` of the table's detector
-   inputs (each view letterboxed as the first pass sees it, and, where the reader would run its
-   finer pass on the photo's dice, the finer pass's tiles of it), moved and scaled at random
-   (``move_and_scale``), and ``BATCH_REPLAY`` scenes of the training distribution (our renderer,
-   seed ``REPLAY_SEED``, cached), so it does not forget other tables; half the images mirrored.
+2. **Training.** A table heatmap (``TableHead``: a copy of the shipped detector's last block and
+   heatmap layer) over the shipped detector's own features (``trunk``, frozen), ``STEPS`` steps
+   of AdamW (cosine, ``LR``); each step ``BATCH_TABLE`` of the table's detector inputs (each view
+   letterboxed as the first pass sees it, and, where the reader would run its finer pass on the
+   photo's dice, the finer pass's tiles of it; as they are, mirrored, moved and scaled at random:
+   ``move_and_scale``) and ``BATCH_REPLAY`` of ``HEAD_REPLAY`` scenes of the training
+   distribution (our renderer, seed ``REPLAY_SEED``, cached), so it does not fire on other
+   tables. Its peaks count only where the shipped heatmap has none that can be kept
+   (``vision.model.union_candidates``), and its dice are never read sure.
    It learns the dice it misses and is not taught to drop the dice the confirmation may leave
    out: over every read of the shipped reader that matches no confirmed die (a die cut by the
    border or half hidden, the table's near dice), the heatmap's background loss is off
@@ -279,6 +282,13 @@ def _table_examples(table: list[tuple[np.ndarray, np.ndarray, np.ndarray]], rng:
     return np.stack(images), boxes, ignores
 
 
+def head_loss(logits: torch.Tensor, hm: torch.Tensor, penalty: torch.Tensor) -> torch.Tensor:
+    """The table head's loss: the focal heatmap loss, plus "no second peak on a die" (``penalty``:
+    ``ring_penalty``'s weights) times softplus of the logit, over the dice count."""
+    npos = hm.eq(1).float().sum().clamp(min=1)
+    return focal_loss(logits, hm) + (F.softplus(logits) * penalty).sum() / npos
+
+
 def train(det: Detector, table: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
           replay: tuple[np.ndarray, list], steps: int, seed: int) -> tuple[TableHead, float]:
     """The table's heatmap head, trained on the shipped detector's features of the table's inputs
@@ -302,9 +312,7 @@ def train(det: Detector, table: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
 
     def step_loss(rng: np.random.Generator, gen: torch.Generator) -> torch.Tensor:
         idx = np.concatenate([rng.integers(0, n_table, BATCH_TABLE), rng.integers(n_table, len(feats), BATCH_REPLAY)])
-        logits = head(feats[idx])
-        npos = hm[idx].eq(1).float().sum().clamp(min=1)
-        return focal_loss(logits, hm[idx]) + (F.softplus(logits) * penalty[idx]).sum() / npos
+        return head_loss(head(feats[idx]), hm[idx], penalty[idx])
     loss = fine_tune(head, steps, seed, LR, step_loss)
     return head, loss
 

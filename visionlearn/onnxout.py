@@ -39,12 +39,6 @@ def write_classifier_onnx(model: torch.nn.Module, shipped: Path, out: Path, chec
     return write_onnx(model, shipped, out, check_crops, "crops")
 
 
-def write_detector_onnx(model: torch.nn.Module, shipped: Path, out: Path, check_images: np.ndarray) -> float:
-    """``write_classifier_onnx`` for the detector; ``check_images``: uint8 [N,H,W,3] detector
-    inputs, run one at a time (the graph's batch is 1)."""
-    return max(write_onnx(model, shipped, out, check_images[i:i + 1], "image") for i in range(len(check_images)))
-
-
 def write_onnx(model: torch.nn.Module, shipped: Path, out: Path, check: np.ndarray, input_name: str) -> float:
     """Write ``model`` into a copy of the ``shipped`` graph at ``out`` (every Conv and Gemm's
     weight and bias replaced by the model's, BatchNorm folded); returns the largest difference

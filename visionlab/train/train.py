@@ -90,10 +90,7 @@ def _augment_colour(x, gen):
 def detector_loss(model, batch: dict, gen):
     """Focal heatmap loss + L1 on log size and offset at the dice centres. ``batch``: image
     uint8 [N,H,W,3] and the ``data.det_targets`` arrays as tensors (heatmap [N,gh,gw] or
-    [N,1,gh,gw], ind, wh, off, mask); optionally ``hm_penalty`` [N,1,gh,gw], weights of an added
-    loss against any heatmap response there (softplus of the logit, over the dice count: the
-    table learn's "no second peak on a die", ``visionlearn.detector``). Returns (loss, (heatmap,
-    size, offset) as floats)."""
+    [N,1,gh,gw], ind, wh, off, mask). Returns (loss, (heatmap, size, offset) as floats)."""
     x = _augment_colour(batch["image"].permute(0, 3, 1, 2).float() / 255, gen)
     hm, wh, off = model.forward_raw(x)
     l_hm = focal_loss(hm, batch["hm"].float().reshape(hm.shape))
@@ -102,8 +99,6 @@ def detector_loss(model, batch: dict, gen):
     npos = m.sum().clamp(min=1)
     l_wh = (torch.abs(_gather(wh, ind) - batch["wh"]) * m).sum() / npos
     l_off = (torch.abs(torch.sigmoid(_gather(off, ind)) - batch["off"]) * m).sum() / npos
-    if "hm_penalty" in batch:
-        l_hm = l_hm + (F.softplus(hm) * batch["hm_penalty"].float().reshape(hm.shape)).sum() / npos
     return l_hm + l_wh + l_off, (l_hm.item(), l_wh.item(), l_off.item())
 
 
