@@ -59,7 +59,7 @@ from vision.runtime import create_runtime
 from visionlab.bench.scoring import match_by_centre_distance
 from visionlab.train.data import DET_SIZE, MIN_BOX, STRIDE, det_targets
 from visionlab.train.nets import Detector, focal_loss
-from visionlab.train.warmstart import load_onnx_weights
+from visionlab.train.warmstart import detector_from_onnx
 
 from .tuning import fine_tune
 
@@ -368,7 +368,7 @@ def learn_detector(profile: TableProfile, dice: list[ConfirmedDie], train_photos
         for canvas, b, ig in detector_inputs(shipped, img, boxes, ignore):
             table.append((canvas, b[(b[:, 2] >= MIN_BOX) & (b[:, 3] >= MIN_BOX)] if len(b) else b, ig))
     replay = replay_scenes(cache_dir, log)
-    det = load_onnx_weights(Detector(), shipped_file).eval()
+    det = detector_from_onnx(shipped_file).eval()
     t_train = time.perf_counter()
     head, loss = train(det, table, replay, steps, seed)
     report.update(steps=steps, inputs=len(table), ignored=sum(len(u) for u in unmatched), final_loss=round(loss, 4),

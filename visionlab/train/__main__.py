@@ -123,6 +123,13 @@ def cmd_export(a):
     log(json.dumps({"max_abs_diff_onnxruntime_vs_torch": diffs}))
 
 
+def cmd_distill(a):
+    from .distill import DistillConfig, DistillInputs, distill
+    inputs = DistillInputs(seed=a.seed, real_dir=str(a.real) if a.real else None)
+    distill(DistillConfig(out=a.out, minutes=a.minutes, workers=a.workers, threads=a.threads,
+                          channels=tuple(a.channels), head=a.head, inputs=inputs, lr=a.lr), log=log)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m visionlab.train")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads (default 2)")
@@ -242,6 +249,16 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0, help="seed of the --negatives-keep draw")
     p.add_argument("--quality", type=int, default=93, help="JPEG quality")
     p.set_defaults(fn=cmd_real_mosaic)
+    p = sub.add_parser("distill", help="a narrower detector taught by the shipped one (visionlab/train/distill.py)")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--minutes", type=float, default=60.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help="processes drawing inputs")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--channels", type=int, nargs=5, default=[16, 16, 32, 64, 96])
+    p.add_argument("--head", type=int, default=16)
+    p.add_argument("--real", type=Path, default=None, help="a real dataset's train images folder")
+    p.set_defaults(fn=cmd_distill)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
     p.add_argument("--detector", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")
     p.add_argument("--classifier", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")

@@ -12,12 +12,20 @@ def cbr(i, o, s=1, k=3):
     return nn.Sequential(nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
 
-class Detector(nn.Module):
-    """CenterNet-style: stride-4 heatmap of die centres + box size + sub-cell offset."""
+DETECTOR_CHANNELS = (16, 24, 48, 64, 96)   # the stages' channels at width 1
+DETECTOR_HEAD = 32                         # the last block's channels
 
-    def __init__(self, width: float = 1.0):
+
+class Detector(nn.Module):
+    """CenterNet-style: stride-4 heatmap of die centres + box size + sub-cell offset.
+    ``channels`` (five stages) and ``head`` give a network of other widths (a distilled one,
+    visionlab/train/distill.py); by default the shipped detector's."""
+
+    def __init__(self, width: float = 1.0, channels: tuple[int, ...] | None = None, head: int = DETECTOR_HEAD):
         super().__init__()
-        c = [max(8, int(round(x * width))) for x in (16, 24, 48, 64, 96)]
+        c = list(channels) if channels is not None else [max(8, int(round(x * width))) for x in DETECTOR_CHANNELS]
+        if len(c) != 5:
+            raise ValueError(f"a detector has five stages, not {len(c)}: {c}")
         self.s1 = nn.Sequential(cbr(3, c[0], 2), cbr(c[0], c[1], 2), cbr(c[1], c[1]))      # /4
         self.s2 = nn.Sequential(cbr(c[1], c[2], 2), cbr(c[2], c[2]))                      # /8
         self.s3 = nn.Sequential(cbr(c[2], c[3], 2), cbr(c[3], c[3]), cbr(c[3], c[3]))      # /16
@@ -26,10 +34,10 @@ class Detector(nn.Module):
         self.m3 = cbr(c[3], c[2])
         self.m2 = cbr(c[2], c[1])
         self.m1 = cbr(c[1], c[1])
-        self.head = cbr(c[1], 32)
-        self.hm = nn.Conv2d(32, 1, 1)
-        self.wh = nn.Conv2d(32, 2, 1)
-        self.off = nn.Conv2d(32, 2, 1)
+        self.head = cbr(c[1], head)
+        self.hm = nn.Conv2d(head, 1, 1)
+        self.wh = nn.Conv2d(head, 2, 1)
+        self.off = nn.Conv2d(head, 2, 1)
         nn.init.constant_(self.hm.bias, -2.19)
         nn.init.zeros_(self.wh.bias)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
@@ -55,6 +63,18 @@ class Detector(nn.Module):
     def forward(self, x):
         hm, wh, off = self.forward_raw(x)
         return torch.sigmoid(hm), torch.exp(wh) * WH_SCALE, torch.sigmoid(off)
+
+
+def detector_shape(weights: dict) -> dict:
+    """Detector keyword arguments (``channels``, ``head``) of a weight dict {module: weight}
+    (a state dict's "<module>.weight" keys or visionlab.train.warmstart's ONNX names)."""
+    def out(name):
+        for key in (name, f"{name}.weight"):
+            if key in weights:
+                return int(weights[key][0].shape[0] if isinstance(weights[key], tuple) else weights[key].shape[0])
+        raise ValueError(f"no weights for {name!r}: not a detector")
+    return {"channels": tuple(out(n) for n in ("s1.0.0", "s1.1.0", "s2.0.0", "s3.0.0", "s4.0.0")),
+            "head": out("head.0")}
 
 
 CLASSIFIER_CHANNELS = (24, 32, 48, 64, 96)   # the stages' channels at width 1

@@ -76,6 +76,13 @@ def load_onnx_weights(model: nn.Module, path: Path) -> nn.Module:
     return model
 
 
+def detector_from_onnx(path: Path) -> nn.Module:
+    """The torch Detector of an exported detector file, whatever its widths (the shipped one or
+    a distilled narrower one), its weights loaded as ``load_onnx_weights`` does."""
+    from .nets import Detector, detector_shape
+    return load_onnx_weights(Detector(**detector_shape(_onnx_weights(Path(path)))), path)
+
+
 @torch.no_grad()
 def recalibrate_batchnorm(model: nn.Module, batches) -> nn.Module:
     """Give each BatchNorm the statistics of its input over ``batches`` (eval-mode forward
