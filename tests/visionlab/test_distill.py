@@ -72,3 +72,17 @@ def test_inputs_are_detector_sized_and_reproducible():
     # a window of a small image is padded with the letterbox grey where the photo ends
     w = _window(np.zeros((40, 200, 3), np.uint8), np.random.default_rng(0))   # 3.5 x finer: 358 px high
     assert w.shape == a.shape and (w == 114).any()
+
+
+def test_image_folders_are_drawn_from(tmp_path):
+    import cv2
+    from visionlab.train.distill import _load_real
+    img = np.full((300, 400, 3), 200, np.uint8)
+    cv2.imwrite(str(tmp_path / "a.jpg"), img)
+    (tmp_path / "notes.txt").write_text("not an image")
+    pool = _load_real(DistillInputs(image_dirs=(str(tmp_path),)))
+    assert len(pool) == 1
+    # every input drawn from a pool of one light-grey photo: its grey (or the letterbox's) only
+    opts = DistillInputs(image_dirs=(str(tmp_path),), real_share=1.0, photo_share=0.0)
+    x = draw_input(opts, 0, pool)
+    assert x.shape == (DET_SIZE[1], DET_SIZE[0], 3) and set(np.unique(x)) <= {114, 199, 200, 201}

@@ -125,7 +125,7 @@ def cmd_export(a):
 
 def cmd_distill(a):
     from .distill import DistillConfig, DistillInputs, distill
-    inputs = DistillInputs(seed=a.seed, real_dir=str(a.real) if a.real else None)
+    inputs = DistillInputs(seed=a.seed, image_dirs=tuple(str(d) for d in a.images))
     distill(DistillConfig(out=a.out, minutes=a.minutes, workers=a.workers, threads=a.threads,
                           channels=tuple(a.channels), head=a.head, inputs=inputs, lr=a.lr), log=log)
 
@@ -257,7 +257,10 @@ def main(argv=None):
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--channels", type=int, nargs=5, default=[16, 16, 32, 64, 96])
     p.add_argument("--head", type=int, default=16)
-    p.add_argument("--real", type=Path, default=None, help="a real dataset's train images folder")
+    p.add_argument("--images", type=Path, nargs="+", default=[],
+                   help="folders of photos or renders to draw inputs from as well (the real train split: "
+                        "../shared/datasets/real-dice/matteo-white/images/train; Blender or Mitsuba training "
+                        "scenes); never a bench domain")
     p.set_defaults(fn=cmd_distill)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
     p.add_argument("--detector", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")

@@ -7,7 +7,8 @@ group of channels that are added together, the channels whose filters carry the 
 learns to give the shipped detector's outputs on every input: its heatmap logits (weighted where
 the heatmap is warm), and its box size and offset where it sees a die. No labels are needed, so
 each input is drawn afresh: our renderer's scenes (``visionlab.render.synth``, both styles, webcam
-and larger frames, small dice) and the real photos' ``train`` split, seen as the reader sees them
+and larger frames, small dice) and the images of ``--images`` folders (the real photos' ``train``
+split; Blender or Mitsuba training scenes where they have been rendered), seen as the reader sees them
 (letterboxed) or as the finer pass does (a window of the photo at a larger scale), mirrored and
 with photo effects. The bench domains no model trained on (LuxCore) are never an input.
 
@@ -88,8 +89,9 @@ def slice_init(teacher: Detector, channels=STUDENT_CHANNELS, head: int = STUDENT
 @dataclass(frozen=True)
 class DistillInputs:
     seed: int = 0
-    real_dir: str | None = None          # a real dataset's images/train folder, or None
-    real_share: float = 0.2
+    image_dirs: tuple[str, ...] = ()     # folders of photos or renders drawn from (the real train split,
+                                         # Blender or Mitsuba training scenes); never a bench domain
+    real_share: float = 0.2              # share of inputs drawn from those folders
     window_share: float = 0.4            # inputs that are a window of the photo at a larger scale
     small_share: float = 0.2             # synth scenes rendered larger, with small dice
     mirror: float = 0.3
@@ -163,14 +165,16 @@ def draw_input(opts: DistillInputs, index: int, real: list[np.ndarray]) -> np.nd
     return canvas
 
 
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
 def _load_real(opts: DistillInputs) -> list[np.ndarray]:
-    if not opts.real_dir:
-        return []
     out = []
-    for p in sorted(Path(opts.real_dir).iterdir()):
-        img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-        if img is not None:
-            out.append(img)
+    for d in opts.image_dirs:
+        for p in sorted(Path(d).iterdir()):
+            img = cv2.imread(str(p), cv2.IMREAD_COLOR) if p.suffix.lower() in IMAGE_SUFFIXES else None
+            if img is not None:
+                out.append(img)
     return out
 
 
