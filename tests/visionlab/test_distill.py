@@ -76,13 +76,24 @@ def test_inputs_are_detector_sized_and_reproducible():
 
 def test_image_folders_are_drawn_from(tmp_path):
     import cv2
-    from visionlab.train.distill import _load_real
+    from visionlab.train.distill import load_images
     img = np.full((300, 400, 3), 200, np.uint8)
     cv2.imwrite(str(tmp_path / "a.jpg"), img)
     (tmp_path / "notes.txt").write_text("not an image")
-    pool = _load_real(DistillInputs(image_dirs=(str(tmp_path),)))
+    pool = load_images(DistillInputs(image_dirs=(str(tmp_path),)))
     assert len(pool) == 1
     # every input drawn from a pool of one light-grey photo: its grey (or the letterbox's) only
-    opts = DistillInputs(image_dirs=(str(tmp_path),), real_share=1.0, photo_share=0.0)
+    opts = DistillInputs(image_dirs=(str(tmp_path),), image_share=1.0, photo_share=0.0)
     x = draw_input(opts, 0, pool)
     assert x.shape == (DET_SIZE[1], DET_SIZE[0], 3) and set(np.unique(x)) <= {114, 199, 200, 201}
+
+
+def test_a_narrower_detector_checkpoint_exports_at_its_widths(tmp_path):
+    pytest.importorskip("onnxscript", reason="onnxscript is the optional 'train' extra")
+    from visionlab.train.__main__ import main as train_main
+    student = slice_init(detector_from_onnx(DET).eval(), (16, 16, 32, 64, 96), 16)
+    torch.save(student.state_dict(), tmp_path / "student.pt")   # as distill writes it
+    train_main(["export", "--detector", str(tmp_path / "student.pt"),
+                "--classifier", str(DEFAULT_MODEL_DIR / "dice_classifier.onnx"), "--out", str(tmp_path / "m")])
+    back = detector_from_onnx(tmp_path / "m" / "dice_detector.onnx")
+    assert back.head[0].out_channels == 16 and back.s2[0][0].out_channels == 32

@@ -13,7 +13,8 @@ split; Blender or Mitsuba training scenes where they have been rendered), seen a
 with photo effects. The bench domains no model trained on (LuxCore) are never an input.
 
 A worker process draws inputs, the trainer runs on one thread; the run is bounded by minutes and
-writes ``student.pt`` (the weights' moving average), ``log.json`` and, at the end,
+writes ``student.pt`` (the weights' moving average: a state dict, which ``python -m
+visionlab.train export --detector`` takes, for a run stopped early), ``log.json`` and, at the end,
 ``dice_detector.onnx`` (export checked against torch).
 """
 from __future__ import annotations
@@ -30,12 +31,13 @@ import cv2
 import numpy as np
 import torch
 
-from vision.model import letterbox, shrink
+from vision.model import ModelConfig, letterbox, shrink
 
 from .data import DET_SIZE
 from .nets import Detector
+from .train import Ema
 
-PAD = 114
+PAD = ModelConfig().pad_value   # the letterbox's grey, where a window runs past the photo
 STUDENT_CHANNELS = (16, 16, 32, 64, 96)
 STUDENT_HEAD = 16
 PEAK_WEIGHT = 90.0   # stop 61: build N (weights 1 and 10 only) kept the peaks at 0.8 of the teacher's
@@ -91,7 +93,7 @@ class DistillInputs:
     seed: int = 0
     image_dirs: tuple[str, ...] = ()     # folders of photos or renders drawn from (the real train split,
                                          # Blender or Mitsuba training scenes); never a bench domain
-    real_share: float = 0.2              # share of inputs drawn from those folders
+    image_share: float = 0.2             # share of inputs drawn from those folders
     window_share: float = 0.4            # inputs that are a window of the photo at a larger scale
     small_share: float = 0.2             # synth scenes rendered larger, with small dice
     mirror: float = 0.3
@@ -129,7 +131,7 @@ def _window(img: np.ndarray, rng) -> np.ndarray:
     h, w = img.shape[:2]
     s = min(W / w, H / h) * math.exp(rng.uniform(0.0, math.log(3.5)))
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
-    big = shrink(img, (nw, nh)) if s < 1 else cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    big = shrink(img, (nw, nh))   # bilinear when it enlarges
     x0 = int(rng.integers(0, max(1, nw - W + 1)))
     y0 = int(rng.integers(0, max(1, nh - H + 1)))
     part = big[y0:y0 + H, x0:x0 + W]
@@ -138,12 +140,13 @@ def _window(img: np.ndarray, rng) -> np.ndarray:
     return canvas
 
 
-def draw_input(opts: DistillInputs, index: int, real: list[np.ndarray]) -> np.ndarray:
-    """Input ``index`` of a stream: a uint8 HxWx3 canvas of the detector's input size."""
+def draw_input(opts: DistillInputs, index: int, images: list[np.ndarray]) -> np.ndarray:
+    """Input ``index`` of a stream: a uint8 HxWx3 canvas of the detector's input size;
+    ``images``: the ``image_dirs``' photos (``load_images``)."""
     from visionlab.render.synth.scene import SceneOptions, render_scene
     rng = np.random.default_rng([opts.seed, index, 7])
-    if real and rng.random() < opts.real_share:
-        img = real[int(rng.integers(len(real)))]
+    if images and rng.random() < opts.image_share:
+        img = images[int(rng.integers(len(images)))]
     else:
         small = rng.random() < opts.small_share
         sizes = opts.small_sizes if small else opts.sizes
@@ -168,7 +171,8 @@ def draw_input(opts: DistillInputs, index: int, real: list[np.ndarray]) -> np.nd
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
 
-def _load_real(opts: DistillInputs) -> list[np.ndarray]:
+def load_images(opts: DistillInputs) -> list[np.ndarray]:
+    """The images of ``opts.image_dirs`` (files of other kinds skipped)."""
     out = []
     for d in opts.image_dirs:
         for p in sorted(Path(d).iterdir()):
@@ -180,10 +184,10 @@ def _load_real(opts: DistillInputs) -> list[np.ndarray]:
 
 def _worker(opts: DistillInputs, start: int, step: int, q, stop) -> None:
     cv2.setNumThreads(1)
-    real = _load_real(opts)
+    images = load_images(opts)
     i = start
     while not stop.is_set():
-        canvas = draw_input(opts, i, real)
+        canvas = draw_input(opts, i, images)
         while not stop.is_set():
             try:
                 q.put(canvas, timeout=0.5)
@@ -239,11 +243,11 @@ def distill(cfg: DistillConfig, log=print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     teacher = detector_from_onnx(cfg.teacher).eval()
     student = slice_init(teacher, cfg.channels, cfg.head).eval()   # BatchNorm statistics stay fixed
-    ema = {k: v.detach().clone() for k, v in student.state_dict().items()}
+    ema = Ema(student, cfg.ema)
     opt = torch.optim.AdamW(student.parameters(), lr=cfg.lr, weight_decay=1e-5)
     val_opts = replace(cfg.inputs, seed=cfg.inputs.seed + 1_000_003)
-    real = _load_real(val_opts)
-    val = torch.from_numpy(np.stack([draw_input(val_opts, i, real) for i in range(cfg.val_count)])
+    images = load_images(val_opts)
+    val = torch.from_numpy(np.stack([draw_input(val_opts, i, images) for i in range(cfg.val_count)])
                            ).permute(0, 3, 1, 2).float() / 255
     with torch.no_grad():
         val_t = [teacher.forward_raw(val[i:i + 8]) for i in range(0, len(val), 8)]
@@ -301,20 +305,15 @@ def distill(cfg: DistillConfig, log=print) -> dict:
             opt.step()
             step += 1
             losses.append(loss.item())
-            with torch.no_grad():
-                for k, v in student.state_dict().items():
-                    if v.dtype.is_floating_point:
-                        ema[k].mul_(cfg.ema).add_(v.detach(), alpha=1 - cfg.ema)
+            ema.update(student)
             if time.perf_counter() - last_log >= cfg.log_every_s:
                 last_log = time.perf_counter()
-                probe = Detector(channels=tuple(cfg.channels), head=cfg.head).eval()
-                probe.load_state_dict(ema)
                 rec = {"step": step, "minutes": round((last_log - t0) / 60, 2), "seen": seen,
-                       "train": round(float(np.mean(losses[-50:])), 5), "val": round(val_loss(probe), 5),
+                       "train": round(float(np.mean(losses[-50:])), 5), "val": round(val_loss(ema.model), 5),
                        "lr": lr}
                 history.append(rec)
                 log(json.dumps(rec))
-                torch.save({"state": ema, "channels": tuple(cfg.channels), "head": cfg.head}, out / "student.pt")
+                torch.save(ema.model.state_dict(), out / "student.pt")
                 (out / "log.json").write_text(json.dumps(history, indent=1))
     finally:
         stop.set()
@@ -328,12 +327,10 @@ def distill(cfg: DistillConfig, log=print) -> dict:
             p.join(timeout=1)
             if p.is_alive():
                 p.terminate()
-    final = Detector(channels=tuple(cfg.channels), head=cfg.head).eval()
-    final.load_state_dict(ema)
     history.append({"step": step, "minutes": round((time.perf_counter() - t0) / 60, 2), "seen": seen,
-                    "val": round(val_loss(final), 5), "final": True})
-    torch.save({"state": ema, "channels": tuple(cfg.channels), "head": cfg.head}, out / "student.pt")
-    diff = export_detector(final, out / "dice_detector.onnx")
+                    "val": round(val_loss(ema.model), 5), "final": True})
+    torch.save(ema.model.state_dict(), out / "student.pt")
+    diff = export_detector(ema.model, out / "dice_detector.onnx")
     history[-1]["onnx_max_diff"] = diff
     (out / "log.json").write_text(json.dumps(history, indent=1))
     log(json.dumps(history[-1]))
