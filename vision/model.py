@@ -103,10 +103,6 @@ class ModelConfig:
                                          # same call and the probabilities averaged
     classifier_views: str = "mirror"     # "mirror" (v5): view 1 is the crop mirrored left-right (tta <= 2);
                                          # "turn" (v4): view k is the crop turned k x 90 degrees
-    clear_after_one_view: float | None = None  # a crop whose first view gives its value, its colour and
-                                         # die_prob at least this probability is not classified in the
-                                         # other views (its first view stands for all; stop 62, for
-                                         # the speed budget); None = every crop in every view
     same_read_iou: float | None = 0.35   # a die overlapping a better one by this IoU with the same value
                                          # and colour is that die boxed twice: dropped (v7; None = off)
     turned_check_from: float | None = 0.7  # the nadir check: a crop whose box centre lies below this
@@ -146,8 +142,6 @@ class ModelConfig:
             raise ValueError(f"classifier_views must be one of {CLASSIFIER_VIEWS}, not {self.classifier_views!r}")
         if self.classifier_views == "mirror" and self.classifier_tta > 2:
             raise ValueError("classifier_views 'mirror' has two views: classifier_tta must be 1 or 2")
-        if self.clear_after_one_view is not None and not 0 < self.clear_after_one_view <= 1:
-            raise ValueError(f"clear_after_one_view must be in (0, 1] or None, not {self.clear_after_one_view!r}")
         if self.same_read_iou is not None and not 0 < self.same_read_iou <= 1:
             raise ValueError(f"same_read_iou must be in (0, 1] or None, not {self.same_read_iou!r}")
         if self.turned_check_from is not None and not 0 <= self.turned_check_from <= 1:
@@ -568,39 +562,17 @@ class DiceModel:
             n = len(chunk)
             # the chunk's t views, stacked: rows [k*n:(k+1)*n] are view k; then the turned crops
             parts = _views(chunk, t, cfg.classifier_views) if t > 1 else [chunk]
-            turned_part = [np.rot90(chunk[chunk_turn], 2, axes=(1, 2))] if chunk_turn.any() else []
-            if t > 1 and cfg.clear_after_one_view is not None:
-                # the first view (and the turned crops) first; the other views only where it is not clear
-                value, colour, die = self._classify_views([parts[0]] + turned_part)
-                tv = value[n:]
-                value, colour, die = value[:n], colour[:n], die[:n]
-                value, colour, die = (np.repeat(value[None], t, 0), np.repeat(colour[None], t, 0),
-                                      np.repeat(die[None], t, 0))
-                bar = cfg.clear_after_one_view
-                need = np.flatnonzero((value[0].max(axis=1) < bar) | (colour[0].max(axis=1) < bar) | (die[0] < bar))
-                if need.size:
-                    v2, c2, d2 = self._classify_views([p[need] for p in parts[1:]])
-                    value[1:, need] = v2.reshape(t - 1, need.size, -1)
-                    colour[1:, need] = c2.reshape(t - 1, need.size, -1)
-                    die[1:, need] = d2.reshape(t - 1, need.size)
-            else:
-                value, colour, die = self._classify_views(parts + turned_part)
-                tv = value[t * n:]
-                value, colour, die = (value[:t * n].reshape(t, n, -1), colour[:t * n].reshape(t, n, -1),
-                                      die[:t * n].reshape(t, n))
-            vals.append(value.mean(axis=0))
-            cols.append(colour.mean(axis=0))
-            dies.append(die.mean(axis=0))
-            turned_vals = np.full((n, value.shape[-1]), np.nan, np.float32)
-            turned_vals[chunk_turn] = tv
-            turns.append(turned_vals)
+            if chunk_turn.any():
+                parts.append(np.rot90(chunk[chunk_turn], 2, axes=(1, 2)))
+            out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(np.concatenate(parts))})
+            value = np.asarray(out["value_probs"], np.float32)
+            vals.append(value[:t * n].reshape(t, n, -1).mean(axis=0))
+            cols.append(np.asarray(out["colour_probs"], np.float32)[:t * n].reshape(t, n, -1).mean(axis=0))
+            dies.append(np.asarray(out["die_prob"], np.float32).reshape(-1)[:t * n].reshape(t, n).mean(axis=0))
+            tv = np.full((n, value.shape[1]), np.nan, np.float32)
+            tv[chunk_turn] = value[t * n:]
+            turns.append(tv)
         return np.concatenate(vals), np.concatenate(cols), np.concatenate(dies), crops, np.concatenate(turns)
-
-    def _classify_views(self, parts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(value_probs, colour_probs, die_prob) of the crops of ``parts``, stacked, in one call."""
-        out = self.classifier.run({CLASSIFIER_INPUT: to_tensor(np.concatenate(parts))})
-        return (np.asarray(out["value_probs"], np.float32), np.asarray(out["colour_probs"], np.float32),
-                np.asarray(out["die_prob"], np.float32).reshape(-1))
 
     def read(self, image_bgr: np.ndarray) -> list[RawDie]:
         """Every die in the image, best score first; an image without dice gives []."""

@@ -175,21 +175,14 @@ def table_bank(profile: TableProfile, dice: list[ConfirmedDie], rng: np.random.G
 
 
 @torch.no_grad()
-def classify(model: torch.nn.Module, crops: np.ndarray,
-             clear_after: float | None = ModelConfig().clear_after_one_view) -> tuple[np.ndarray, np.ndarray]:
+def classify(model: torch.nn.Module, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(value probs, colour probs) of uint8 crops [N,64,64,3], each averaged with its mirror
-    image, as the reader does (``ModelConfig.classifier_tta`` 2; a crop whose own view is clear,
-    ``ModelConfig.clear_after_one_view``, by that view alone)."""
+    image, as the reader does (``ModelConfig.classifier_tta`` 2)."""
     model.eval()
     x = torch.from_numpy(np.ascontiguousarray(crops)).permute(0, 3, 1, 2).float() / 255
-    v1, c1, d1 = model(x)
+    v1, c1, _ = model(x)
     v2, c2, _ = model(x.flip(3))
-    value, colour = ((v1 + v2) / 2).numpy(), ((c1 + c2) / 2).numpy()
-    if clear_after is not None:
-        v1, c1, d1 = v1.numpy(), c1.numpy(), d1.numpy().reshape(-1)
-        clear = (v1.max(axis=1) >= clear_after) & (c1.max(axis=1) >= clear_after) & (d1 >= clear_after)
-        value[clear], colour[clear] = v1[clear], c1[clear]
-    return value, colour
+    return ((v1 + v2) / 2).numpy(), ((c1 + c2) / 2).numpy()
 
 
 def held_back_reads(model: torch.nn.Module, profile: TableProfile, dice: list[ConfirmedDie]) -> list[dict[str, Any]]:

@@ -209,47 +209,6 @@ def test_classifier_mirror_views_keep_the_image_up():
     assert cls.batches == [4]
 
 
-class SureWhenTopLitClassifier(MirrorSensitiveClassifier):
-    """MirrorSensitiveClassifier, its die probability 0.99 where the crop's top half is lit, else 0.9."""
-
-    def run(self, feeds):
-        out = super().run(feeds)
-        x = feeds["crops"]
-        s = x.shape[2]
-        top_lit = x[:, :, : s // 2].mean(axis=(1, 2, 3)) > x[:, :, s // 2:].mean(axis=(1, 2, 3)) + 0.1
-        out["die_prob"] = np.where(top_lit, 0.99, 0.9).astype(np.float32).reshape(-1, 1)
-        return out
-
-
-def test_a_crop_clear_in_its_first_view_is_not_classified_again():
-    img = np.zeros((480, 640, 3), np.uint8)
-    left_lit, top_lit = (100, 100, 100, 100), (400, 200, 100, 100)
-    img[60:240, 80:150] = 255     # the first die's crop: lit on the left (value 1; value 2 mirrored)
-    img[180:250, 380:490] = 255   # the second's: lit on top (value 3 either way, die 0.99)
-    cls = SureWhenTopLitClassifier()
-    model = DiceModel(FakeDetector([left_lit, top_lit]), cls,
-                      replace(ModelConfig(), classifier_tta=2, clear_after_one_view=0.95))
-    vals, _, dies, _, turned = model.classify(img, [left_lit, top_lit], [False, True])
-    # the first die (die 0.9) is not clear: both views, averaged; the second is clear after one
-    assert vals[0][:3] == pytest.approx([0.5, 0.5, 0.0]) and dies[0] == pytest.approx(0.9)
-    assert vals[1][:3] == pytest.approx([0.0, 0.0, 1.0]) and dies[1] == pytest.approx(0.99)
-    # call 1: both first views and the turned crop; call 2: the mirror view of the first die only
-    assert cls.batches == [3, 1]
-    assert np.isnan(turned[0]).all() and int(np.argmax(turned[1])) + 1 != 3
-    # every first view clear (bar 0.9): one call; a die's reads are its first view's
-    cls = SureWhenTopLitClassifier()
-    model = DiceModel(FakeDetector([left_lit]), cls, replace(ModelConfig(), clear_after_one_view=0.9))
-    vals, _, _, _, _ = model.classify(img, [left_lit, top_lit])
-    assert vals[0][:3] == pytest.approx([1.0, 0.0, 0.0]) and cls.batches == [2]
-    # off (None, the default): every crop in both views, one call, as before
-    cls = SureWhenTopLitClassifier()
-    model = DiceModel(FakeDetector([left_lit]), cls, ModelConfig())
-    vals, _, _, _, _ = model.classify(img, [left_lit, top_lit])
-    assert vals[0][:3] == pytest.approx([0.5, 0.5, 0.0]) and cls.batches == [4]
-    with pytest.raises(ValueError, match="clear_after_one_view"):
-        ModelConfig(clear_after_one_view=0.0)
-
-
 def test_nadir_check_turns_only_the_crops_low_in_the_image_in_the_same_call():
     img = np.zeros((480, 640, 3), np.uint8)
     high, low = (100, 50, 100, 100), (400, 330, 100, 100)   # centres at y 100 and 380 (gate 288)

@@ -10,7 +10,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-import torch
 
 import visionlearn.detector as D
 import visionlearn.learn as L
@@ -525,29 +524,3 @@ def test_a_second_peak_on_a_die_costs_and_a_neighbour_or_an_ignored_read_does_no
     logits, target = torch.zeros(hm.shape), torch.from_numpy(hm)   # a response (sigmoid 0.5) everywhere
     plain = float(D.head_loss(logits, target, torch.zeros(hm.shape)))
     assert float(D.head_loss(logits, target, torch.from_numpy(pen))) > plain
-
-
-class _FixedClassifier(torch.nn.Module):
-    """Value 1 (0.99) and colour 0 for crops whose left half is lit, value 2 (0.6) for the others,
-    whatever the view; die 0.99."""
-
-    def forward(self, x):
-        lit = x[:, :, :, : x.shape[3] // 2].mean(dim=(1, 2, 3)) > x[:, :, :, x.shape[3] // 2:].mean(dim=(1, 2, 3))
-        n = x.shape[0]
-        v = torch.full((n, 6), 0.01 / 5)
-        v[lit, 0] = 0.99
-        v[~lit] = torch.tensor([0.1, 0.6, 0.1, 0.1, 0.05, 0.05])
-        c = torch.zeros(n, 6)
-        c[:, 0] = 1.0
-        return v, c, torch.full((n, 1), 0.99)
-
-
-def test_held_back_reads_average_views_as_the_reader_does():
-    crops = np.zeros((2, 64, 64, 3), np.uint8)
-    crops[0, :, :32] = 255       # lit on the left: 0.99 in its own view, 0.6-value-2 mirrored
-    crops[1, :, 32:] = 255       # lit on the right: the other way round
-    both, _ = L.classify(_FixedClassifier(), crops, clear_after=None)
-    assert both[0][:2] == pytest.approx([0.545, 0.301]) and both[1][:2] == pytest.approx([0.545, 0.301])
-    # with the reader's clear_after_one_view, a crop clear in its own view is read by it alone
-    one, _ = L.classify(_FixedClassifier(), crops, clear_after=0.95)
-    assert one[0][:2] == pytest.approx([0.99, 0.002]) and one[1][:2] == pytest.approx([0.545, 0.301])
