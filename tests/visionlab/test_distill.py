@@ -97,3 +97,25 @@ def test_a_narrower_detector_checkpoint_exports_at_its_widths(tmp_path):
                 "--classifier", str(DEFAULT_MODEL_DIR / "dice_classifier.onnx"), "--out", str(tmp_path / "m")])
     back = detector_from_onnx(tmp_path / "m" / "dice_detector.onnx")
     assert back.head[0].out_channels == 16 and back.s2[0][0].out_channels == 32
+
+
+def test_a_run_continues_from_an_earlier_student(tmp_path):
+    from visionlab.train.distill import DistillConfig, start_student
+    teacher = detector_from_onnx(DET).eval()
+    cut = slice_init(teacher, (16, 16, 32, 64, 96), 16)
+    with torch.no_grad():
+        cut.hm.bias.fill_(0.5)   # so that a fresh cut and the saved student differ
+    torch.save(cut.state_dict(), tmp_path / "student.pt")
+    # its own widths, whatever --channels says; its weights, not a fresh cut's
+    again = start_student(teacher, DistillConfig(out=tmp_path, channels=(16, 24, 48, 64, 96), head=32,
+                                                 init=tmp_path / "student.pt"))
+    assert detector_shape(again.state_dict()) == {"channels": (16, 16, 32, 64, 96), "head": 16}
+    assert all(torch.equal(a, b) for a, b in zip(again.state_dict().values(), cut.state_dict().values()))
+    # no init: the cut
+    fresh = start_student(teacher, DistillConfig(out=tmp_path))
+    assert float(fresh.hm.bias.detach()) != 0.5
+    (tmp_path / "torn.pt").write_bytes((tmp_path / "student.pt").read_bytes()[:100])
+    with pytest.raises(ValueError, match="torn.pt"):
+        start_student(teacher, DistillConfig(out=tmp_path, init=tmp_path / "torn.pt"))
+    with pytest.raises(ValueError, match="image_share"):
+        DistillInputs(image_share=1.5)

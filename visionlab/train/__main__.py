@@ -125,9 +125,9 @@ def cmd_export(a):
 
 def cmd_distill(a):
     from .distill import DistillConfig, DistillInputs, distill
-    inputs = DistillInputs(seed=a.seed, image_dirs=tuple(str(d) for d in a.images))
+    inputs = DistillInputs(seed=a.seed, image_dirs=tuple(str(d) for d in a.images), image_share=a.image_share)
     distill(DistillConfig(out=a.out, minutes=a.minutes, workers=a.workers, threads=a.threads,
-                          channels=tuple(a.channels), head=a.head, inputs=inputs, lr=a.lr), log=log)
+                          channels=tuple(a.channels), head=a.head, inputs=inputs, lr=a.lr, init=a.init), log=log)
 
 
 def main(argv=None):
@@ -261,6 +261,9 @@ def main(argv=None):
                    help="folders of photos or renders to draw inputs from as well (the real train split: "
                         "../shared/datasets/real-dice/matteo-white/images/train; Blender or Mitsuba training "
                         "scenes); never a bench domain")
+    p.add_argument("--image-share", type=float, default=0.2, help="share of inputs drawn from --images (default 0.2)")
+    p.add_argument("--init", type=Path, default=None,
+                   help="continue from an earlier run's student.pt (its widths; --channels and --head are then ignored)")
     p.set_defaults(fn=cmd_distill)
     p = sub.add_parser("export", help="export both networks to ONNX and compare with torch")
     p.add_argument("--detector", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")

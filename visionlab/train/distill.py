@@ -1,6 +1,7 @@
 """A narrower detector taught by the shipped one (knowledge distillation, torch on the CPU).
 
-``python -m visionlab.train distill --out DIR [--minutes 60] [--channels 16 16 32 64 96 --head 16]``
+``python -m visionlab.train distill --out DIR [--minutes 60] [--channels 16 16 32 64 96 --head 16]
+[--images DIR ...] [--image-share 0.2] [--init student.pt]``
 
 The student starts from the shipped detector's weights, cut to its widths (``slice_init``: in each
 group of channels that are added together, the channels whose filters carry the most weight), and
@@ -12,7 +13,8 @@ split; Blender or Mitsuba training scenes where they have been rendered), seen a
 (letterboxed) or as the finer pass does (a window of the photo at a larger scale), mirrored and
 with photo effects. The bench domains no model trained on (LuxCore) are never an input.
 
-A worker process draws inputs, the trainer runs on one thread; the run is bounded by minutes and
+``--init`` continues from an earlier run's ``student.pt`` (say, with Blender and Mitsuba scenes
+added to its inputs). A worker process draws inputs, the trainer runs on one thread; the run is bounded by minutes and
 writes ``student.pt`` (the weights' moving average: a state dict, which ``python -m
 visionlab.train export --detector`` takes, for a run stopped early), ``log.json`` and, at the end,
 ``dice_detector.onnx`` (export checked against torch).
@@ -34,7 +36,7 @@ import torch
 from vision.model import ModelConfig, letterbox, shrink
 
 from .data import DET_SIZE
-from .nets import Detector
+from .nets import Detector, detector_shape
 from .train import Ema
 
 PAD = ModelConfig().pad_value   # the letterbox's grey, where a window runs past the photo
@@ -101,6 +103,11 @@ class DistillInputs:
     sizes: tuple = ((640, 480), (640, 480), (800, 600), (960, 720), (1280, 720), (720, 960), (1024, 768),
                     (480, 640))
     small_sizes: tuple = ((1280, 960), (1600, 1200), (1200, 1600), (1920, 1080))
+
+    def __post_init__(self):
+        for name in ("image_share", "window_share", "small_share", "mirror", "photo_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in 0..1, not {getattr(self, name)!r}")
 
 
 def _photo(img: np.ndarray, rng) -> np.ndarray:
@@ -232,6 +239,22 @@ class DistillConfig:
     inputs: DistillInputs = field(default_factory=DistillInputs)
     val_count: int = 48
     log_every_s: float = 60.0
+    init: Path | None = None             # a student.pt to continue from (its own widths) instead of the cut
+
+
+def start_student(teacher: Detector, cfg: DistillConfig) -> Detector:
+    """The student a run starts from: ``cfg.init``'s weights (a student.pt of an earlier run, at
+    its own widths, which then override ``cfg.channels`` and ``cfg.head``), else the teacher cut
+    to ``cfg.channels`` / ``cfg.head``."""
+    if cfg.init is None:
+        return slice_init(teacher, cfg.channels, cfg.head)
+    try:
+        state = torch.load(cfg.init, map_location="cpu", weights_only=True)
+        student = Detector(**detector_shape(state))
+        student.load_state_dict(state)
+    except Exception as exc:   # a missing, torn or foreign file: say which
+        raise ValueError(f"cannot continue from {cfg.init}: {exc}") from exc
+    return student
 
 
 def distill(cfg: DistillConfig, log=print) -> dict:
@@ -242,7 +265,7 @@ def distill(cfg: DistillConfig, log=print) -> dict:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     teacher = detector_from_onnx(cfg.teacher).eval()
-    student = slice_init(teacher, cfg.channels, cfg.head).eval()   # BatchNorm statistics stay fixed
+    student = start_student(teacher, cfg).eval()   # BatchNorm statistics stay fixed
     ema = Ema(student, cfg.ema)
     opt = torch.optim.AdamW(student.parameters(), lr=cfg.lr, weight_decay=1e-5)
     val_opts = replace(cfg.inputs, seed=cfg.inputs.seed + 1_000_003)
@@ -258,7 +281,9 @@ def distill(cfg: DistillConfig, log=print) -> dict:
                                   for i, t in zip(range(0, len(val), 8), val_t)]))
 
     history = [{"step": 0, "minutes": 0.0, "val": val_loss(student)}]
-    log(f"student {cfg.channels} head {cfg.head}: val {history[0]['val']:.4f} at the slice")
+    shape = detector_shape(student.state_dict())
+    log(f"student {shape['channels']} head {shape['head']}: val {history[0]['val']:.4f} at the "
+        + (f"start ({cfg.init})" if cfg.init else "slice"))
     ctx = mp.get_context("spawn")
     q, stop = ctx.Queue(maxsize=64), ctx.Event()
     procs = [ctx.Process(target=_worker, args=(cfg.inputs, w, cfg.workers, q, stop), daemon=True)
