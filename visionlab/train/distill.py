@@ -14,10 +14,11 @@ split; Blender or Mitsuba training scenes where they have been rendered), seen a
 with photo effects. The bench domains no model trained on (LuxCore) are never an input.
 
 ``--init`` continues from an earlier run's ``student.pt`` (say, with Blender and Mitsuba scenes
-added to its inputs). A worker process draws inputs, the trainer runs on one thread; the run is bounded by minutes and
-writes ``student.pt`` (the weights' moving average: a state dict, which ``python -m
-visionlab.train export --detector`` takes, for a run stopped early), ``log.json`` and, at the end,
-``dice_detector.onnx`` (export checked against torch).
+added to its inputs; ``--image-share`` of the inputs come from the ``--images`` folders). A worker
+process draws inputs, the trainer runs on one thread; the run is bounded by minutes and writes
+``student.pt`` (the weights' moving average: a state dict, which ``python -m visionlab.train export
+--detector`` takes, for a run stopped early), ``log.json`` and, at the end, ``dice_detector.onnx``
+(export checked against torch).
 """
 from __future__ import annotations
 
