@@ -160,6 +160,15 @@ def test_bench_cli_on_a_fake_real_dataset(tmp_path: Path) -> None:
     assert "synthetic" not in report
 
 
+def test_bench_cli_says_when_the_real_photos_are_missing(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["--synthetic-count", "0", "--real", str(tmp_path / "nowhere"), "--speed-runs", "0", "--json",
+                 "--no-domains"], reader_factory=lambda a, c: DiceReader(FakeDiceModel()), out=out, err=err)
+    assert code == 0, err.getvalue()
+    assert json.loads(out.getvalue())["real_skipped"] == f"no dataset at {tmp_path / 'nowhere'}"
+    assert f"no real photos at {tmp_path / 'nowhere'}: the real sets are skipped" in err.getvalue()
+
+
 def test_bench_cli_synthetic_and_speed_table(tmp_path: Path) -> None:
     pytest.importorskip("visionlab.render.synth")
     out, err = io.StringIO(), io.StringIO()

@@ -102,6 +102,8 @@ def run_from_args(args: argparse.Namespace, factory: Callable, out: TextIO, err:
                 report["real_mosaic"] = bench_real_mosaics(reader, root, args.real_mosaic)
         else:
             report["real_skipped"] = f"no dataset at {root}"
+            # said where the progress goes too: with --json the report alone would hide it (stop 62)
+            err.write(f"no real photos at {root}: the real sets are skipped (--real DIR, or --no-real)\n")
     if runs:
         report["speed"] = bench_speed(reader, runs)
     if large_runs:
