@@ -105,7 +105,7 @@ def cmd_export(a):
     as it is: e.g. a round that retrains only the classifier keeps the shipped detector)."""
     import shutil
     from .export import export_classifier, export_detector
-    from .nets import Classifier, Detector, classifier_width, detector_shape
+    from .nets import Classifier, Detector, from_state
     a.out.mkdir(parents=True, exist_ok=True)
     diffs = {}
     for name, src, net, fn in (("detector", a.detector, Detector, export_detector),
@@ -116,10 +116,7 @@ def cmd_export(a):
                 shutil.copyfile(src, dst)
             diffs[name] = f"copied {src}"
             continue
-        state = torch.load(src)
-        model = net(classifier_width(state)) if net is Classifier else net(**detector_shape(state))
-        model.load_state_dict(state)
-        diffs[name] = fn(model, dst)
+        diffs[name] = fn(from_state(net, torch.load(src)), dst)
     log(json.dumps({"max_abs_diff_onnxruntime_vs_torch": diffs}))
 
 

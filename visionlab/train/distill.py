@@ -37,7 +37,7 @@ import torch
 from vision.model import ModelConfig, letterbox, shrink
 
 from .data import DET_SIZE
-from .nets import Detector, detector_shape
+from .nets import Detector, detector_shape, from_state
 from .train import Ema
 
 PAD = ModelConfig().pad_value   # the letterbox's grey, where a window runs past the photo
@@ -250,12 +250,9 @@ def start_student(teacher: Detector, cfg: DistillConfig) -> Detector:
     if cfg.init is None:
         return slice_init(teacher, cfg.channels, cfg.head)
     try:
-        state = torch.load(cfg.init, map_location="cpu", weights_only=True)
-        student = Detector(**detector_shape(state))
-        student.load_state_dict(state)
+        return from_state(Detector, torch.load(cfg.init, map_location="cpu", weights_only=True))
     except Exception as exc:   # a missing, torn or foreign file: say which
         raise ValueError(f"cannot continue from {cfg.init}: {exc}") from exc
-    return student
 
 
 def distill(cfg: DistillConfig, log=print) -> dict:

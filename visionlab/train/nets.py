@@ -122,6 +122,14 @@ def classifier_width(state: dict) -> float:
     return state["body.0.0.weight"].shape[0] / CLASSIFIER_CHANNELS[0]
 
 
+def from_state(net: type, state: dict) -> nn.Module:
+    """A ``Detector`` or ``Classifier`` at the widths ``state`` (a state dict) was built with,
+    holding its weights."""
+    model = Classifier(classifier_width(state)) if net is Classifier else Detector(**detector_shape(state))
+    model.load_state_dict(state)
+    return model
+
+
 def widen_classifier(model: Classifier, width: float, noise: float = 0.02, seed: int = 0) -> Classifier:
     """A wider Classifier that computes what ``model`` computes (Net2WiderNet, Chen et al. 2016):
     each new channel copies a random old one (its filter and BatchNorm), and the next layer's

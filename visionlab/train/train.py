@@ -10,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from .data import DET_SIZE, STRIDE, det_targets, load_cache, mirror_half
-from .nets import Classifier, Detector, classifier_width, focal_loss, widen_classifier
+from .nets import Classifier, Detector, classifier_width, focal_loss, from_state, widen_classifier
 
 
 class Ema:
@@ -53,9 +53,7 @@ def init_classifier(init: Path | None, calib_batches, width: float | None, seed:
     if Path(init).suffix == ".onnx":
         model = load_init(Classifier(), init, calib_batches)   # the shipped networks are width 1
     else:
-        state = torch.load(init, map_location="cpu")
-        model = Classifier(classifier_width(state))
-        model.load_state_dict(state)
+        model = from_state(Classifier, torch.load(init, map_location="cpu"))
     if width is not None and width != classifier_width(model.state_dict()):
         model = widen_classifier(model, width, seed=seed)
     return model
