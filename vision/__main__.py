@@ -32,8 +32,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from vision.cli import (CliError, ReaderFactory, add_common_options, add_profile_options, default_reader_factory,
-                        resolve_profile)
+from vision.cli import (CliError, ReaderFactory, add_common_options, add_profile_options, build_reader,
+                        default_reader_factory, resolve_profile)
 from vision.config import DICE_COLOURS, default_calibration_path
 
 __all__ = ["CliError", "ReaderFactory", "build_parser", "default_reader_factory", "main"]
@@ -115,7 +115,7 @@ def cmd_read(args: argparse.Namespace, factory: ReaderFactory, out: TextIO, err:
     from vision.reader import ReadResult
 
     resolve_profile(args, err)
-    reader = factory(args, _load_calibration(args, err))
+    reader = build_reader(args, factory, _load_calibration(args, err), err)
     failures = 0
     stdin_used = False
     for image in args.images:
@@ -159,7 +159,7 @@ def cmd_live(args: argparse.Namespace, factory: ReaderFactory, out: TextIO, err:
         raise CliError(f"error: {exc}") from None
     try:
         resolve_profile(args, err)
-        reader = factory(args, _load_calibration(args, err))
+        reader = build_reader(args, factory, _load_calibration(args, err), err)
         source = args.video if args.video is not None else f"camera:{args.camera}"
         run_live(reader, frames_from_capture(cap, is_file, config), source, out=out, config=config,
                  max_scenes=args.max_scenes)

@@ -62,6 +62,22 @@ def resolve_profile(args: argparse.Namespace, err: Any) -> Any:
     return args.adapted
 
 
+def build_reader(args: argparse.Namespace, factory: Any, calibration: Any, err: Any) -> Any:
+    """``factory``'s reader for ``args``. When the table profile's adapted model cannot load (a
+    torn or foreign file in the profile), that is reported on ``err`` and the shipped model reads,
+    as for any broken profile (issue 38 item 1; the app does the same: companion/app/game/vm.py)."""
+    try:
+        return factory(args, calibration)
+    except CliError as exc:
+        if getattr(args, "adapted", None) is None:
+            raise
+        reason = str(exc).removeprefix("error: cannot load the dice model: ").removeprefix("error: ")
+        err.write(f"warning: ignoring the table profile, reading with the shipped model: "
+                  f"its adapted model cannot load ({reason})\n")
+        args.adapted = None
+        return factory(args, calibration)
+
+
 def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     """Build the shipped reader; raise CliError(2) with the reason when the model is unusable."""
     from vision.reader import DiceReader

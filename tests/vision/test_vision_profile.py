@@ -437,7 +437,8 @@ def test_read_uses_the_profiles_adapted_pair(tmp_path, monkeypatch):
     # the classifier read is the profile's file: a broken one is reported, the shipped one reads
     (prof.current_model().classifier).write_bytes(b"torn")
     code, lines, err = _read(["--profile", str(prof.path), str(image)])
-    assert code == 2 and "cannot load the dice model" in err
+    assert code == 0 and "warning: ignoring the table profile" in err and "cannot load" in err
+    assert lines[0]["dice"] == shipped[0]["dice"]
     # and so is the detector, where the model holds one
     shutil.copy(SHIPPED_CLASSIFIER, prof.current_model().classifier)
     shutil.copy(SHIPPED_DETECTOR, prof.current_model().folder / DETECTOR_FILE)
@@ -446,7 +447,11 @@ def test_read_uses_the_profiles_adapted_pair(tmp_path, monkeypatch):
     assert code == 0 and [d["box"] for d in both[0]["dice"]] == [d["box"] for d in shipped[0]["dice"]]
     (prof.current_model().detector).write_bytes(b"torn")
     code, lines, err = _read(["--profile", str(prof.path), str(image)])
-    assert code == 2 and "cannot load the dice model" in err and DETECTOR_FILE in err
+    assert code == 0 and "its adapted model cannot load" in err and DETECTOR_FILE in err
+    assert lines[0]["dice"] == shipped[0]["dice"]
+    # the shipped model itself unusable is still an error (nothing to fall back to)
+    code, _, err = _read(["--profile", str(prof.path), "--model-dir", str(tmp_path / "no-models"), str(image)])
+    assert code == 2 and "cannot load the dice model" in err
 
 
 def test_a_torn_profile_reads_with_the_shipped_model(tmp_path):
