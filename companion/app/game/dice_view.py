@@ -52,6 +52,9 @@ class DicePanel:
             if c.unsure and c.colour != "unknown":
                 row.insert(0, button(gt("g.dice.looks_right"), lambda ev: (e.confirm_chip(i), self.redraw()),
                                      ft.Icons.CHECK, False))
+                if e.unsure_known() > 1:
+                    row.insert(1, button(gt("g.dice.all_right", n=e.unsure_known()),
+                                         lambda ev: (e.confirm_all(), self.redraw()), ft.Icons.DONE_ALL, False))
             out.append(wrap(row))
         elif len(e.chips) < e.count:
             out.append(ft.Text(gt("g.dice.tap_in")))

@@ -140,6 +140,19 @@ class DiceEntry:
         n = len(self.chips)
         self.selected = next((j % n for j in range(i + 1, i + 1 + n) if self.chips[j % n].unsure), None)
 
+    def confirm_all(self) -> None:
+        """The player looked at every unsure read and all are right ("All N are right", one tap
+        for what "It is right" does die by die): each unsure read of a game colour becomes sure;
+        a read of an unknown colour stays unsure (its colour must be chosen) and is selected."""
+        for c in self.chips:
+            if c.unsure and c.colour != UNKNOWN:
+                c.unsure = False
+        self.selected = next((i for i, c in enumerate(self.chips) if c.unsure), None)
+
+    def unsure_known(self) -> int:
+        """How many unsure reads have a game colour (what ``confirm_all`` confirms)."""
+        return sum(1 for c in self.chips if c.unsure and c.colour != UNKNOWN)
+
     def confirmed_dice(self) -> list[tuple[tuple[float, float, float, float], str | None, int]]:
         """The dice of the photo as the player confirmed them (box, colour, value): the read
         chips, corrected; dice tapped in by hand have no box and are left out."""

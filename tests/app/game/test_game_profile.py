@@ -210,6 +210,32 @@ def test_it_is_right_moves_to_the_next_unsure_die(game_dir, tmp_path):
     assert e.selected is None and not any(c.unsure for c in e.chips)
 
 
+def test_all_are_right_confirms_every_unsure_die_of_a_game_colour_in_one_tap(game_dir, tmp_path):
+    """"All N unsure dice are right": what "It is right" does die by die, in one tap; a read
+    of an unknown colour stays unsure (its colour must be chosen) and is selected."""
+    vm, reader = _vm(game_dir, None)
+    step = advance_to(vm, "roll_dice", random.Random(5))
+    colours = _read_four(step, reader, _photo(tmp_path), unsure=(0, 2, 3))
+    e = step.entry
+    assert e.unsure_known() == 3 and e.problem() is not None
+    e.confirm_all()
+    assert e.selected is None and not any(c.unsure for c in e.chips) and e.unsure_known() == 0
+    assert [(c.colour, c.value) for c in e.chips] == [(c, 3) for c in colours]
+    assert e.problem() is None and step.submit()
+    # with a read of an unknown colour among them
+    step = advance_to(vm, "roll_dice", random.Random(5))
+    bag = step.entry.bag
+    known = [c for c, k in bag.items() for _ in range(k)][:3]
+    reader.queue.append(FakeRead([_die(known[0], 2, 20, unsure=True), _die("other", 5, 110),
+                                  _die(known[1], 4, 200, unsure=True), _die(known[2], 6, 290)]))
+    assert step.read_photo(_photo(tmp_path))
+    e = step.entry
+    assert e.unsure_known() == 2 and e.chips[1].colour == "unknown" and e.chips[1].unsure
+    e.confirm_all()
+    assert [c.unsure for c in e.chips] == [False, True, False, False] and e.selected == 1
+    assert e.problem() is not None  # the unknown colour is still to choose
+
+
 def test_no_profile_keeps_nothing(game_dir, tmp_path):
     vm, reader = _vm(game_dir, None)
     step = advance_to(vm, "roll_dice", random.Random(5))
@@ -239,3 +265,41 @@ def test_the_dice_step_shows_how_many_dice_the_reader_learned_from(monkeypatch, 
     _switch_model(vm.learning, 27)
     words = " ".join(texts(build_screen("/game", shell).view()))
     assert "Learned from 27 of your dice" in words
+
+
+def test_the_dice_step_offers_all_are_right_beside_it_is_right(monkeypatch, game_dir, tmp_path):
+    """The selected unsure die shows "It is right" and, while two or more unsure reads of a game
+    colour are left, "All N unsure dice are right"; one tap on it confirms them all."""
+    import flet as ft
+
+    from companion.app.game.holder import game_vm
+    from companion.app.shell.view import build_screen
+    from control_tree import find_controls
+    from test_game_views import FakeShell, texts
+
+    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
+    shell = FakeShell()
+    shell.ctl.new_game()
+    shell.ctl.screen_state("/new", lambda: NewGameVM(GameText(), random.Random(2)))
+    build_screen("/new", shell).start()
+    vm = game_vm(shell.ctl)
+    reader = FakeReader()
+    vm._reader_factory = lambda: reader
+    vm.learning = None
+    step = advance_to(vm, "roll_dice", random.Random(5), seat_kind="human", reader=reader)
+    _read_four(step, reader, _photo(tmp_path), unsure=(0, 2, 3))
+
+    def button_named(text):
+        body = build_screen("/game", shell).view()
+        found = [b for b in find_controls(body, ft.OutlinedButton) if b.content == text or text in texts(b)]
+        return found[0] if found else None
+
+    assert button_named("It is right") is not None
+    all_right = button_named("All 3 unsure dice are right")
+    assert all_right is not None
+    all_right.on_click(None)
+    assert not any(c.unsure for c in step.entry.chips)
+    assert button_named("It is right") is None and "unsure dice are right" not in " ".join(texts(build_screen("/game", shell).view()))
+    # one unsure read left: "It is right" alone
+    _read_four(step, reader, _photo(tmp_path), unsure=(1,))
+    assert button_named("It is right") is not None and button_named("All 1 unsure dice are right") is None
