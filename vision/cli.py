@@ -43,6 +43,10 @@ def add_profile_options(p: argparse.ArgumentParser) -> None:
     which.add_argument("--no-profile", action="store_true", help="read with the shipped model, ignoring any profile")
 
 
+#: the start of the warning a read prints when it ignores a broken table profile
+PROFILE_IGNORED = "warning: ignoring the table profile, reading with the shipped model: "
+
+
 def resolve_profile(args: argparse.Namespace, err: Any) -> Any:
     """The adapted model ``args`` asks for (``vision.profile.AdaptedModel``) or None; sets
     ``args.adapted``. A broken profile is reported on ``err`` and ignored (the shipped model
@@ -58,7 +62,7 @@ def resolve_profile(args: argparse.Namespace, err: Any) -> Any:
     try:
         args.adapted = TableProfile(explicit).current_model()
     except ProfileError as exc:
-        err.write(f"warning: ignoring the table profile, reading with the shipped model: {exc}\n")
+        err.write(f"{PROFILE_IGNORED}{exc}\n")
     return args.adapted
 
 
@@ -72,8 +76,7 @@ def build_reader(args: argparse.Namespace, factory: Any, calibration: Any, err: 
         if getattr(args, "adapted", None) is None:
             raise
         reason = str(exc).removeprefix("error: cannot load the dice model: ").removeprefix("error: ")
-        err.write(f"warning: ignoring the table profile, reading with the shipped model: "
-                  f"its adapted model cannot load ({reason})\n")
+        err.write(f"{PROFILE_IGNORED}its adapted model cannot load ({reason})\n")
         args.adapted = None
         return factory(args, calibration)
 

@@ -244,17 +244,26 @@ def test_no_profile_keeps_nothing(game_dir, tmp_path):
     json.dumps(vm.state.to_json())
 
 
-def test_the_dice_step_shows_how_many_dice_the_reader_learned_from(monkeypatch, game_dir, tmp_path):
+def _game_screen(monkeypatch, game_dir):
+    """A game started from the wizard's screen in the app's data dir ``game_dir``: (the fake
+    shell, the game's view-model)."""
     from companion.app.game.holder import game_vm
     from companion.app.shell.view import build_screen
-    from test_game_views import FakeShell, texts
+    from test_game_views import FakeShell
 
     monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
     shell = FakeShell()
     shell.ctl.new_game()
     shell.ctl.screen_state("/new", lambda: NewGameVM(GameText(), random.Random(2)))
     build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    return shell, game_vm(shell.ctl)
+
+
+def test_the_dice_step_shows_how_many_dice_the_reader_learned_from(monkeypatch, game_dir, tmp_path):
+    from companion.app.shell.view import build_screen
+    from test_game_views import texts
+
+    shell, vm = _game_screen(monkeypatch, game_dir)
     assert vm.learning is not None and vm.learning.profile.path == game_dir / "table-profile"  # the app's data dir
     reader = FakeReader()
     vm._reader_factory = lambda: reader
@@ -272,17 +281,11 @@ def test_the_dice_step_offers_all_are_right_beside_it_is_right(monkeypatch, game
     colour are left, "All N unsure dice are right"; one tap on it confirms them all."""
     import flet as ft
 
-    from companion.app.game.holder import game_vm
     from companion.app.shell.view import build_screen
     from control_tree import find_controls
-    from test_game_views import FakeShell, texts
+    from test_game_views import texts
 
-    monkeypatch.setenv("ENCYCLOPEDIA_DATA_DIR", str(game_dir))
-    shell = FakeShell()
-    shell.ctl.new_game()
-    shell.ctl.screen_state("/new", lambda: NewGameVM(GameText(), random.Random(2)))
-    build_screen("/new", shell).start()
-    vm = game_vm(shell.ctl)
+    shell, vm = _game_screen(monkeypatch, game_dir)
     reader = FakeReader()
     vm._reader_factory = lambda: reader
     vm.learning = None
