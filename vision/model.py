@@ -71,6 +71,11 @@ class RawDie:
 CLASSIFIER_VIEWS = ("mirror", "turn")  # the kinds of test-time views ModelConfig.classifier_views names
 
 
+#: the detector's input sides must be multiples of this (its deepest stage is at 1/32, and the
+#: features of 1/32 to 1/4 are added up after upsampling)
+DETECTOR_STRIDE = 32
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     """Every threshold and size of the model's pre/post-processing."""
@@ -80,7 +85,9 @@ class ModelConfig:
     pad_value: int = 114                 # letterbox padding grey level (as in training)
     peak_threshold: float = 0.2          # heatmap peaks below this are not candidates
     peak_window: int = 3                 # local-maximum window (cells) on the heatmap
-    max_candidates: int = 60             # at most this many peaks go to the classifier
+    max_candidates: int = 60             # at most this many peaks of one detector input go to the
+                                         # classifier; an input larger than ``detector_input`` (the
+                                         # finer pass's single input) keeps as many per its area
     min_det_score: float = 0.65          # final det_score below this: not a die, dropped (v4: 0.3 -> 0.55;
                                          # v10: 0.6, chosen on the Blender tuning set; v16: 0.65, by the same
                                          # rule on the LuxCore pool, docs/vision-history.md, v16)
@@ -124,6 +131,16 @@ class ModelConfig:
     fine_min_gain: float = 1.5
     fine_max_tiles: int = 4
     fine_overlap_px: int = 64
+    # The detector's input (width, height) where the model file leaves its height and width open
+    # (the shipped file since stop 64): the first pass and the finer pass's tiles; a model with a
+    # fixed input is read at that size. Multiples of ``DETECTOR_STRIDE``.
+    detector_input: tuple[int, int] = (512, 384)
+    # With a model whose input size is open, the finer pass is ONE detector input: the photo
+    # resized by the plan's scale, padded to a multiple of ``DETECTOR_STRIDE``, of at most
+    # ``fine_max_px`` pixels (the scale the pixels allow, not the tiles': a 12 MP photo's 2016x1512
+    # working copy at 0.508 of its size (1024x768), against 0.466 for 2x2 tiles; stop 64, rule F5). None:
+    # tiles, as for a fixed-size model.
+    fine_max_px: int | None = 786_432
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -152,6 +169,13 @@ class ModelConfig:
             raise ValueError("fine_target_px must be > 0, fine_min_gain > 1 and fine_max_first_scale in (0, 1]")
         if self.fine_max_tiles < 1 or self.fine_overlap_px < 0:
             raise ValueError("fine_max_tiles must be >= 1 and fine_overlap_px >= 0")
+        size = self.detector_input
+        if (not isinstance(size, tuple) or len(size) != 2
+                or not all(isinstance(v, int) and v > 0 and v % DETECTOR_STRIDE == 0 for v in size)):
+            raise ValueError(f"detector_input must be (width, height), multiples of {DETECTOR_STRIDE}, not {size!r}")
+        if self.fine_max_px is not None and self.fine_max_px < size[0] * size[1]:
+            raise ValueError(f"fine_max_px must be None or at least one detector input ({size[0] * size[1]}), "
+                             f"not {self.fine_max_px!r}")
 
 
 # ------------------------------------------------------------------ pre-processing
@@ -275,7 +299,9 @@ def decode_detections(heatmap: np.ndarray, wh: np.ndarray, offset: np.ndarray, i
     if len(ys) == 0:
         return []
     scores = hm[ys, xs]
-    order = np.argsort(-scores, kind="stable")[: config.max_candidates]
+    base = config.detector_input[0] * config.detector_input[1]
+    cap = config.max_candidates * max(1, -(-(input_size[0] * input_size[1]) // base))
+    order = np.argsort(-scores, kind="stable")[:cap]
     wh = np.asarray(wh, np.float32).reshape(2, gh, gw)
     off = np.asarray(offset, np.float32).reshape(2, gh, gw)
     out = []
@@ -383,6 +409,13 @@ def _scaled_size(width: int, height: int, scale: float) -> tuple[int, int]:
     return max(1, int(width * scale + 1e-6)), max(1, int(height * scale + 1e-6))
 
 
+def _padded(side: float) -> int:
+    """``side`` (pixels, rounded down as ``_scaled_size`` does) padded up to a multiple of
+    ``DETECTOR_STRIDE``."""
+    n = max(1, int(side + 1e-6))
+    return -(-n // DETECTOR_STRIDE) * DETECTOR_STRIDE
+
+
 def _shape_of(runtime: Any, name: str) -> tuple:
     shapes = runtime.input_shapes
     if isinstance(shapes, dict):
@@ -410,12 +443,18 @@ class DiceModel:
     def __init__(self, detector: Any, classifier: Any | None = None, config: ModelConfig | None = None):
         self.config = config or ModelConfig()
         shape = _check_signature(detector, "detector", DETECTOR_INPUT, DETECTOR_OUTPUTS)
-        if not isinstance(shape[2], int) or not isinstance(shape[3], int):
-            raise ModelMismatchError(f"detector: input 'image' needs a fixed height and width, the model has {list(shape)}")
+        fixed = [isinstance(v, int) for v in shape[2:]]
+        if fixed[0] != fixed[1] or not all(isinstance(v, int) or v is None for v in shape[2:]):
+            raise ModelMismatchError(f"detector: input 'image' needs a fixed height and width, or both open, "
+                                     f"the model has {list(shape)}")
         if shape[0] not in (1, None):
             raise ModelMismatchError(f"detector: input 'image' batch must be 1, the model has {list(shape)}")
         self.detector = detector
-        self.input_size = (int(shape[3]), int(shape[2]))  # width, height
+        #: the model reads inputs of any size (multiples of DETECTOR_STRIDE): ModelConfig.detector_input
+        #: and fine_max_px apply
+        self.resizable = not fixed[0]
+        #: the detector's input (width, height): the first pass, and the finer pass's tiles
+        self.input_size = tuple(self.config.detector_input) if self.resizable else (int(shape[3]), int(shape[2]))
         self.classifier = classifier
         self.crop_size = 0
         if classifier is not None:
@@ -439,10 +478,11 @@ class DiceModel:
     def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:
         """(box in input pixels, peak, found only by the table heatmap) of one detector input."""
         out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
-        found = decode_detections(out["heatmap"], out["wh"], out["offset"], self.input_size, self.config)
+        size = (canvas.shape[1], canvas.shape[0])
+        found = decode_detections(out["heatmap"], out["wh"], out["offset"], size, self.config)
         if TABLE_HEATMAP not in out:
             return [(b, s, False) for b, s in found]
-        table = decode_detections(out[TABLE_HEATMAP], out["wh"], out["offset"], self.input_size, self.config)
+        table = decode_detections(out[TABLE_HEATMAP], out["wh"], out["offset"], size, self.config)
         return union_candidates(found, table, self.config.min_det_score ** 2)
 
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
@@ -453,15 +493,16 @@ class DiceModel:
     def detect_sources(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:
         """``detect``'s candidates, each with whether only a table profile's heatmap found it."""
         cfg = self.config
+        H, W = image.shape[:2]
         canvas, lb = letterbox(image, self.input_size, cfg.pad_value)
         dets = self._run_detector(canvas)
         boxes = [lb.to_original(b) for b, _, _ in dets]
         scores = [s for _, s, _ in dets]
         tables = [t for _, _, t in dets]
-        H, W = image.shape[:2]
         floor = cfg.min_det_score ** 2   # candidates below it can never be kept (DiceModel.read)
         plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
                                      for b, s, _ in dets if s >= floor])
+        first_n = len(boxes)
         if plan is not None:
             for box, score, table in self._detect_fine(image, *plan):
                 if score >= floor:   # the rest could never be kept; fewer boxes make NMS cheaper
@@ -471,6 +512,18 @@ class DiceModel:
         keep = [i for i in nms(boxes, scores, cfg.nms_iou, cfg.contained_frac)
                 if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px
                 and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
+        if len(boxes) > first_n and self.single_fine():
+            # one die boxed by both passes (each box's centre inside the other, across the passes;
+            # the two boxes differ too much for NMS: the first pass's is coarse): the better peak
+            # stays (stop 63, rule F3; kept with the single finer input in stop 64, rule F5; the tiles of a
+            # fixed-size detector merge as before). Dice side by side are not one: neither centre
+            # is in the other.
+            kept: list[int] = []
+            for i in keep:   # best first
+                if not any((i < first_n) != (j < first_n) and _centre_in(boxes[i], boxes[j])
+                           and _centre_in(boxes[j], boxes[i]) for j in kept):
+                    kept.append(i)
+            keep = kept
         return [(boxes[i], scores[i], tables[i]) for i in keep]
 
     def fine_plan(self, width: int, height: int, sizes: Sequence[float]) -> tuple[float, int, int] | None:
@@ -488,12 +541,18 @@ class DiceModel:
         if first > cfg.fine_max_first_scale:
             return None
         ov = min(cfg.fine_overlap_px, tw // 2, th // 2)
-        # the finest scale the tile budget covers, never finer than the photo's own pixels
-        best = 0.0
-        for nx in range(1, cfg.fine_max_tiles + 1):
-            ny = cfg.fine_max_tiles // nx
-            best = max(best, min((nx * tw - (nx - 1) * ov) / width, (ny * th - (ny - 1) * ov) / height))
-        scale = min(best, 1.0)
+        if self.single_fine():
+            # the finest scale whose padded input holds at most fine_max_px pixels
+            best = float(np.sqrt(cfg.fine_max_px / (width * height)))
+            while best > 0 and _padded(width * best) * _padded(height * best) > cfg.fine_max_px:
+                best *= 0.99
+        else:
+            # the finest scale the tile budget covers
+            best = 0.0
+            for nx in range(1, cfg.fine_max_tiles + 1):
+                ny = cfg.fine_max_tiles // nx
+                best = max(best, min((nx * tw - (nx - 1) * ov) / width, (ny * th - (ny - 1) * ov) / height))
+        scale = min(best, 1.0)   # never finer than the photo's own pixels
         if smallest is not None and smallest > 0:
             scale = min(scale, first * cfg.fine_target_px / smallest)
         if scale < first * cfg.fine_min_gain:
@@ -505,11 +564,30 @@ class DiceModel:
 
         return scale, count(w2, tw), count(h2, th)
 
+    def single_fine(self) -> bool:
+        """Whether the finer pass is one detector input of the resized photo (a model whose
+        input size is open, ``ModelConfig.fine_max_px``) rather than tiles."""
+        return self.resizable and self.config.fine_max_px is not None
+
+    def fine_input(self, image: np.ndarray, scale: float) -> tuple[np.ndarray, Letterbox]:
+        """The single finer-pass input: ``image`` resized by ``scale``, padded at the right and
+        bottom to a multiple of ``DETECTOR_STRIDE``, with the ``Letterbox`` that maps it back."""
+        H, W = image.shape[:2]
+        w2, h2 = _scaled_size(W, H, scale)
+        small = shrink(image, (w2, h2), halve=True)
+        canvas = np.full((_padded(h2), _padded(w2), 3), self.config.pad_value, np.uint8)
+        canvas[:h2, :w2] = small
+        return canvas, Letterbox(sx=w2 / W, sy=h2 / H, pad_x=0.0, pad_y=0.0, src_w=W, src_h=H)
+
     def _detect_fine(self, image: np.ndarray, scale: float, nx: int, ny: int
                      ) -> list[tuple[tuple[float, float, float, float], float, bool]]:
-        """The finer pass: the image resized by ``scale``, cut into ``nx`` x ``ny`` overlapping
-        tiles of the detector's input size; candidates in original pixels. A candidate touching a
-        tile edge inside the image is dropped (the overlap shows that die whole in the next tile)."""
+        """The finer pass: the image resized by ``scale``, as one input (``single_fine``) or cut
+        into ``nx`` x ``ny`` overlapping tiles of the detector's input size; candidates in original
+        pixels. A candidate touching a tile edge inside the image is dropped (the overlap shows that
+        die whole in the next tile)."""
+        if self.single_fine():
+            canvas, lb = self.fine_input(image, scale)
+            return [(lb.to_original(b), score, table) for b, score, table in self._run_detector(canvas)]
         H, W = image.shape[:2]
         w2, h2 = _scaled_size(W, H, scale)
         tw, th = self.input_size

@@ -131,8 +131,10 @@ def detector_inputs(model: DiceModel, image: np.ndarray, boxes: list[tuple[float
                     ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The detector inputs the reader makes of ``image`` whose dice are ``boxes`` (image
     pixels), each with its dice boxes and its ``ignore`` boxes in input pixels: the first pass's
-    letterboxed view, and the finer pass's tiles where the reader would run it on dice of these
-    sizes (a tile's boxes: those whose centre it holds, clipped to it)."""
+    letterboxed view, and the finer pass's view where the reader would run it on dice of these
+    sizes, at its scale, in overlapping tiles of the training input's size (the reader runs them
+    as one input with the shipped open-size detector: the network is convolutional, so a tile is
+    a piece of that input; a tile's boxes: those whose centre it holds, clipped to it)."""
     canvas, lb = letterbox(image, model.input_size, model.config.pad_value)
     first = _arr([lb.to_input(b) for b in boxes])
     out = [(canvas, first, _arr([lb.to_input(b) for b in ignore]))]

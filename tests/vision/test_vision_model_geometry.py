@@ -261,10 +261,10 @@ def test_mismatched_models_raise_clear_errors():
     with pytest.raises(ModelMismatchError, match="offset"):
         DiceModel(NoOffset([]), FakeClassifier())
 
-    class Dynamic(FakeDetector):
-        input_shapes = [(1, 3, None, None)]
-    with pytest.raises(ModelMismatchError, match="fixed"):
-        DiceModel(Dynamic([]), FakeClassifier())
+    class HalfOpen(FakeDetector):
+        input_shapes = [(1, 3, IN_H, None)]
+    with pytest.raises(ModelMismatchError, match="fixed height and width, or both open"):
+        DiceModel(HalfOpen([]), FakeClassifier())
 
     class Grey(FakeClassifier):
         input_shapes = [(None, 1, 64, 64)]
@@ -310,3 +310,159 @@ def test_letterbox_resizes_bilinear_down_to_half_and_averages_areas_below():
     canvas, lb = letterbox(img, (160, 120))          # x0.25: area averaging (no aliasing)
     assert lb.sx < LETTERBOX_AREA_BELOW
     assert np.array_equal(canvas, cv2.resize(img, (160, 120), interpolation=cv2.INTER_AREA))
+
+
+class OpenDetector(FakeDetector):
+    """A detector whose input size is open: one peak per die given in the photo's pixels,
+    wherever an input showing the whole photo from its top-left corner puts it (the first pass,
+    the single finer-pass input); it records the shapes it is fed."""
+
+    input_shapes = [(1, 3, None, None)]
+
+    def __init__(self, boxes_photo, photo_w, photo_h):
+        super().__init__([])
+        self.boxes_photo, self.photo = boxes_photo, (photo_w, photo_h)
+
+    def run(self, feeds):
+        x = feeds["image"]
+        h, w = x.shape[2:]
+        assert h % 32 == 0 and w % 32 == 0
+        self.calls.append(x.shape)
+        # the input's scale: the first pass letterboxes, the finer pass is the photo resized
+        s = min(w / self.photo[0], h / self.photo[1]) if len(self.calls) == 1 else self.scale
+        peaks = [((x0 + bw / 2) * s, (y0 + bh / 2) * s, bw * s, bh * s, 0.9) for x0, y0, bw, bh in self.boxes_photo
+                 if (x0 + bw / 2) * s < w and (y0 + bh / 2) * s < h]
+        return detector_maps(peaks, w, h, wh_fill=1.0)
+
+
+@pytest.mark.parametrize("config, fed", [
+    (ModelConfig(), (512, 384)),
+    (ModelConfig(detector_input=(640, 480)), (640, 480)),
+])
+def test_an_open_size_detector_is_fed_the_configured_input(config, fed):
+    det = OpenDetector([(200.0, 150.0, 60.0, 60.0)], 640, 480)
+    model = DiceModel(det, FakeClassifier(), config)
+    assert model.resizable and model.input_size == fed
+    found = model.detect(np.full((480, 640, 3), 90, np.uint8))
+    assert [c[2:] for c in det.calls] == [(fed[1], fed[0])]
+    assert len(found) == 1 and found[0][0] == pytest.approx((200.0, 150.0, 60.0, 60.0), abs=640 / fed[0] * 4)
+
+
+def test_the_finer_pass_is_one_input_of_at_most_fine_max_px_with_an_open_size_detector():
+    """ModelConfig.fine_max_px (stop 63): a large photo whose first pass finds small dice is seen
+    again as ONE input, the photo resized as finely as the pixel budget allows (padded to a
+    multiple of 32), its boxes mapped back to the photo's pixels."""
+    W, H = 2016, 1512
+    boxes = [(300.0, 400.0, 50.0, 50.0), (1500.0, 1100.0, 48.0, 52.0)]
+    det = OpenDetector(boxes, W, H)
+    model = DiceModel(det, FakeClassifier(), ModelConfig())
+    assert model.single_fine()
+    plan = model.fine_plan(W, H, [50 * 512 / W])
+    scale = plan[0]
+    assert scale > min(2 * 512 - 64, 2 * 384 - 64) / 1512       # finer than 2x2 tiles (0.466)
+    w2, h2 = int(W * scale), int(H * scale)
+    pw, ph = -(-w2 // 32) * 32, -(-h2 // 32) * 32
+    assert pw * ph <= model.config.fine_max_px < (-(-int(W * scale * 1.02) // 32) * 32) * (-(-int(H * scale * 1.02) // 32) * 32)
+    det.scale = w2 / W
+    found = model.detect(np.full((H, W, 3), 90, np.uint8))
+    assert [c[2:] for c in det.calls] == [(384, 512), (ph, pw)]
+    got = sorted(b for b, _ in found)
+    assert len(got) == 2 and all(g == pytest.approx(b, abs=4 / scale) for g, b in zip(got, sorted(boxes)))
+
+
+def test_tiles_where_the_input_size_is_fixed_or_fine_max_px_is_none():
+    """A fixed-size model (an older table's adapted detector) and ``fine_max_px=None`` keep the
+    2x2 tiles of the detector's input size."""
+    W, H = 2016, 1512
+    image = np.full((H, W, 3), 90, np.uint8)
+    det = OpenDetector([(300.0, 400.0, 50.0, 50.0)], W, H)
+    det.scale = 1.0
+    model = DiceModel(det, FakeClassifier(), ModelConfig(fine_max_px=None))
+    assert not model.single_fine()
+    model.detect(image)
+    assert [c[2:] for c in det.calls] == [(384, 512)] * 5
+
+    class Fixed(FakeDetector):
+        input_shapes = [(1, 3, 384, 512)]
+
+        def run(self, feeds):
+            self.calls.append(feeds["image"].shape)
+            return detector_maps([(30.0, 40.0, 6.0, 6.0, 0.9)] if len(self.calls) == 1 else [], 512, 384, wh_fill=1.0)
+    fixed = Fixed([])
+    model = DiceModel(fixed, FakeClassifier())
+    assert not model.resizable and not model.single_fine()
+    model.detect(image)
+    assert [c[2:] for c in fixed.calls] == [(384, 512)] * 5
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("detector_input", (500, 384), "multiples of 32"),
+    ("detector_input", (512,), "multiples of 32"),
+    ("fine_max_px", 512 * 384 - 1, "fine_max_px"),
+])
+def test_detector_sizes_are_checked(field, value, match):
+    with pytest.raises(ValueError, match=match):
+        ModelConfig(**{field: value})
+
+
+def test_a_larger_input_keeps_as_many_candidates_per_its_area():
+    """``max_candidates`` is per input of ``detector_input``'s area: the finer pass's single input
+    of 1152x864 (5.06 such areas) keeps up to 6 x 60 peaks, so a crowded large photo loses none
+    (stop 63: 4x4 mosaics of 68-72 dice lost dice at 60)."""
+    cfg = ModelConfig()
+    w, h = 1152, 864
+    peaks = [(16.0 + 24 * (i % 45), 16.0 + 24 * (i // 45), 8.0, 8.0, 0.5 + i / 1000) for i in range(300)]
+    maps = detector_maps(peaks, w, h, wh_fill=1.0)
+    assert len(decode_detections(maps["heatmap"], maps["wh"], maps["offset"], (w, h), cfg)) == 300
+    small = detector_maps([(16.0 + 24 * (i % 20), 16.0 + 24 * (i // 20), 8.0, 8.0, 0.5) for i in range(90)],
+                          512, 384, wh_fill=1.0)
+    assert len(decode_detections(small["heatmap"], small["wh"], small["offset"], (512, 384), cfg)) == 60
+
+
+class TwoPassDetector(FakeDetector):
+    """Open-size: the first call (the first pass) and the second (the finer pass's single input)
+    each put the peaks given for them, in photo pixels, at their own scale."""
+
+    input_shapes = [(1, 3, None, None)]
+
+    def __init__(self, first, fine, photo_w, photo_h):
+        super().__init__([])
+        self.first, self.fine, self.photo = first, fine, (photo_w, photo_h)
+
+    def run(self, feeds):
+        x = feeds["image"]
+        h, w = x.shape[2:]
+        self.calls.append(x.shape)
+        peaks = self.first if len(self.calls) == 1 else self.fine
+        s = min(w / self.photo[0], h / self.photo[1]) if len(self.calls) == 1 else self.scale
+        return detector_maps([((x0 + bw / 2) * s, (y0 + bh / 2) * s, bw * s, bh * s, p) for x0, y0, bw, bh, p in peaks],
+                             w, h, wh_fill=1.0)
+
+
+def test_one_die_boxed_by_both_passes_is_one_candidate():
+    """Stop 63 (F3): a die both passes box, each box's centre inside the other (the first pass's
+    box coarse, so NMS keeps both), is one candidate, the better peak's; a die beside it stays."""
+    W, H = 2016, 1512
+    image = np.full((H, W, 3), 90, np.uint8)
+
+    def detect(first, fine):
+        det = TwoPassDetector(first, fine, W, H)
+        model = DiceModel(det, FakeClassifier())
+        smallest = min(float(np.sqrt(b[2] * b[3])) * 512 / W for b in first)
+        det.scale = int(W * model.fine_plan(W, H, [smallest])[0]) / W
+        found = model.detect(image)
+        assert len(det.calls) == 2
+        return found
+
+    coarse = (290.0, 390.0, 80.0, 76.0, 0.6)      # the first pass: a 20 px peak, box too large
+    tight = (305.0, 402.0, 44.0, 46.0, 0.9)       # the finer pass: the die itself
+    got = detect([coarse], [tight])
+    assert len(got) == 1 and got[0][0] == pytest.approx(tight[:4], abs=3) and got[0][1] == pytest.approx(0.9)
+    # the first pass's box wins where its peak is the better one
+    got = detect([coarse[:4] + (0.95,)], [tight])
+    assert len(got) == 1 and got[0][1] == pytest.approx(0.95)
+    # two dice side by side, the first pass boxing the left one coarsely: two candidates, the
+    # right die's centre is not in the left die's coarse box
+    left, right = (300.0, 400.0, 48.0, 48.0, 0.9), (352.0, 400.0, 48.0, 48.0, 0.9)
+    boxes = sorted(b for b, _ in detect([(288.0, 390.0, 70.0, 66.0, 0.6)], [left, right]))
+    assert len(boxes) == 2 and boxes[0] == pytest.approx(left[:4], abs=3) and boxes[1] == pytest.approx(right[:4], abs=3)

@@ -22,11 +22,37 @@ class _Wrap(torch.nn.Module):
 
 
 def export_detector(model, path: Path) -> float:
+    """The detector as ONNX whose input's height and width are open (``open_input_size``),
+    checked against torch at the training size and at a small photo's first-pass size."""
     model = model.eval()
     x = torch.rand(1, 3, *DET_INPUT)
     torch.onnx.export(_Wrap(model).eval(), (x,), str(path), dynamo=True, opset_version=18,
                       input_names=["image"], output_names=["heatmap", "wh", "offset"], external_data=False)
-    return _compare(model, path, {"image": x})
+    open_input_size(path)
+    small = torch.rand(1, 3, 320, 416)
+    return max(_compare(model, path, {"image": x}), _compare(model, path, {"image": small}))
+
+
+def open_input_size(path: Path) -> None:
+    """Rewrite the detector graph at ``path`` with its input's height and width open (the
+    reader chooses them: ``vision.model.ModelConfig.detector_input`` and ``fine_max_px``):
+    the network is convolutions, ReLU and 2x upsampling by scale, so only the declared shapes
+    change; the outputs' last two sides become the input's over 4."""
+    import onnx
+
+    graph = onnx.load(str(path))
+    g = graph.graph
+    dims = g.input[0].type.tensor_type.shape.dim
+    for d, name in ((dims[2], "height"), (dims[3], "width")):
+        d.ClearField("dim_value")
+        d.dim_param = name
+    del g.value_info[:]           # the shapes inferred at the export size
+    for out in g.output:
+        for d, name in zip(out.type.tensor_type.shape.dim[2:], ("height_4", "width_4")):
+            d.ClearField("dim_value")
+            d.dim_param = name
+    onnx.checker.check_model(graph)
+    onnx.save(graph, str(path))
 
 
 def export_classifier(model, path: Path) -> float:
