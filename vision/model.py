@@ -526,10 +526,13 @@ class DiceModel:
             keep = kept
         return [(boxes[i], scores[i], tables[i]) for i in keep]
 
-    def fine_plan(self, width: int, height: int, sizes: Sequence[float]) -> tuple[float, int, int] | None:
+    def fine_plan(self, width: int, height: int, sizes: Sequence[float], as_tiles: bool = False
+                  ) -> tuple[float, int, int] | None:
         """The finer pass for a ``width`` x ``height`` image whose first pass found candidates of
         ``sizes`` (sqrt(w x h) in detector-input px): (scale, tile columns, tile rows), or None
-        when it does not run (ModelConfig.fine_below_px and the fields after it)."""
+        when it does not run (ModelConfig.fine_below_px and the fields after it). ``as_tiles``: the
+        plan of the tiles (their budget sets the scale) even where the reader runs one input (the
+        table detector's learner cuts its finer inputs so)."""
         cfg = self.config
         if cfg.fine_below_px is None or width < 1 or height < 1:
             return None
@@ -541,7 +544,7 @@ class DiceModel:
         if first > cfg.fine_max_first_scale:
             return None
         ov = min(cfg.fine_overlap_px, tw // 2, th // 2)
-        if self.single_fine():
+        if self.single_fine() and not as_tiles:
             # the finest scale whose padded input holds at most fine_max_px pixels
             best = float(np.sqrt(cfg.fine_max_px / (width * height)))
             while best > 0 and _padded(width * best) * _padded(height * best) > cfg.fine_max_px:

@@ -422,10 +422,9 @@ def test_a_detector_that_loses_a_held_back_die_is_not_adopted_and_each_part_stay
 
 
 def test_the_detector_is_shown_the_photo_as_the_reader_cuts_it():
-    """A large photo of small dice: the first pass's letterboxed view, and the finer pass's view
-    in tiles of the training size (each with the dice whose centre it holds, in its own pixels,
-    clipped to it): with the shipped open-size detector they are pieces of the one finer input
-    the reader runs (``DiceModel.fine_input``), at its scale."""
+    """A large photo of small dice: the first pass's letterboxed view, and the finer pass's
+    tiles (each with the dice whose centre it holds, in its own pixels), as a fixed-size
+    detector's reader cuts them; the shipped reader runs that view as one input, a little finer."""
     from functools import partial
 
     from vision.model import DEFAULT_MODEL_DIR, DiceModel
@@ -435,33 +434,22 @@ def test_the_detector_is_shown_the_photo_as_the_reader_cuts_it():
     image = np.full((1500, 2000, 3), 100, np.uint8)
     boxes = [(100.0, 100.0, 40.0, 40.0), (1800.0, 1300.0, 40.0, 40.0), (990.0, 700.0, 40.0, 40.0)]
     inputs = D.detector_inputs(model, image, boxes)
-    plan = model.fine_plan(2000, 1500, [40 * 512 / 2000] * 3)
-    assert plan is not None and len(inputs) == 1 + plan[1] * plan[2]
+    plan = model.fine_plan(2000, 1500, [40 * 512 / 2000] * 3, as_tiles=True)
+    assert plan is not None and len(inputs) == 1 + plan[1] * plan[2] == 5
+    one = model.fine_plan(2000, 1500, [40 * 512 / 2000] * 3)
+    assert model.single_fine() and plan[0] < one[0] < plan[0] * max(D.SCALES)
     first, first_boxes, _ = inputs[0]
     assert first.shape == (384, 512, 3) and first_boxes[0] == pytest.approx([25.6, 25.6, 10.24, 10.24])
     tiles = model.fine_tiles(image, *plan)
-    assert model.single_fine()
-    whole, _ = model.fine_input(image, plan[0])
-    w2, h2 = int(2000 * plan[0] + 1e-6), int(1500 * plan[0] + 1e-6)
-    tw, th = model.input_size
     seen = set()
     for (canvas, got, _), (tile, lb) in zip(inputs[1:], tiles):
         assert np.array_equal(canvas, tile)
-        x0, y0 = int(-lb.pad_x), int(-lb.pad_y)
-        part = whole[y0:min(y0 + th, h2), x0:min(x0 + tw, w2)]
-        assert np.array_equal(tile[:part.shape[0], :part.shape[1]], part)
-        ex, ey, ew, eh = lb.to_original((0.0, 0.0, float(tw), float(th)))
         for b in got:
             x, y, w, h = lb.to_original(tuple(b))
-            k = min(range(3), key=lambda i: abs(boxes[i][0] + boxes[i][2] / 2 - x - w / 2)
-                    + abs(boxes[i][1] + boxes[i][3] / 2 - y - h / 2))
-            bx, by, bw, bh = boxes[k]
-            cx0, cy0 = max(bx, ex), max(by, ey)
-            cx1, cy1 = min(bx + bw, ex + ew), min(by + bh, ey + eh)
-            assert (x, y, w, h) == pytest.approx((cx0, cy0, cx1 - cx0, cy1 - cy0), abs=0.5)
-            if (w, h) == pytest.approx(boxes[k][2:], abs=0.5):
-                seen.add(k)
-    assert seen == {0, 1, 2}   # every die shown whole in some tile
+            k = min(range(3), key=lambda i: abs(boxes[i][0] - x) + abs(boxes[i][1] - y))
+            assert (x, y, w, h) == pytest.approx(boxes[k], abs=0.5)
+            seen.add(k)
+    assert seen == {0, 1, 2}
     # a photo the first pass reads at its own scale: one input
     assert len(D.detector_inputs(model, np.full((480, 640, 3), 100, np.uint8), [(10.0, 10.0, 60.0, 60.0)])) == 1
 
