@@ -23,7 +23,7 @@ class _Wrap(torch.nn.Module):
 
 def export_detector(model, path: Path) -> float:
     """The detector as ONNX whose input's height and width are open (``open_input_size``),
-    checked against torch at the training size and at a small photo's first-pass size."""
+    checked against torch at the training size and at another (416x320)."""
     model = model.eval()
     x = torch.rand(1, 3, *DET_INPUT)
     torch.onnx.export(_Wrap(model).eval(), (x,), str(path), dynamo=True, opset_version=18,
