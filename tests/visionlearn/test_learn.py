@@ -16,7 +16,7 @@ import visionlearn.learn as L
 from vision.__main__ import main
 from vision.labels import parse_labels
 from vision.model import COLOUR_CLASSES, crop_for_classifier
-from vision.profile import ProfileError, TableProfile
+from vision.profile import TableProfile
 from visionlab.render.synth import render_indexed
 
 SEED = 1234  # a training seed of our renderer
