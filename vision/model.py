@@ -120,7 +120,9 @@ class ModelConfig:
     # sees the whole photo at the detector's input size, where a die of 3 % of a 12 MP photo's width
     # is about 12 px. When the first pass shrinks the photo to ``fine_max_first_scale`` or less, the
     # photo can be seen at least ``fine_min_gain`` times finer, and the first pass found no
-    # candidate or one whose size (sqrt(w x h), detector-input px) is below ``fine_below_px``, the
+    # candidate or one whose size (sqrt(w x h), detector-input px) is below ``fine_below_px`` (its
+    # candidates the reader may keep count: peak over the gate, or from ``faint_peak_from``; stop
+    # 65, rule G: a large false candidate over the gate no longer hides faint small dice), the
     # detector runs again on tiles of its own input size cut from the photo resized so that the
     # smallest candidate measures ``fine_target_px`` (no candidate: as fine as the tiles allow),
     # at most ``fine_max_tiles`` tiles overlapping by at least ``fine_overlap_px``; its candidates
@@ -500,8 +502,10 @@ class DiceModel:
         scores = [s for _, s, _ in dets]
         tables = [t for _, _, t in dets]
         floor = cfg.min_det_score ** 2   # candidates below it can never be kept (DiceModel.read)
+        # the plan counts every candidate the reader may keep: over the gate, or faint (rule G)
+        seen = min(floor, cfg.faint_peak_from) if cfg.faint_peak_from is not None else floor
         plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
-                                     for b, s, _ in dets if s >= floor])
+                                     for b, s, _ in dets if s >= seen])
         first_n = len(boxes)
         if plan is not None:
             for box, score, table in self._detect_fine(image, *plan):

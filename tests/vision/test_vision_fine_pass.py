@@ -26,8 +26,9 @@ class BlobDetector:
     input_shapes = [(1, 3, IN_H, IN_W)]
     output_names = ["heatmap", "wh", "offset"]
 
-    def __init__(self) -> None:
+    def __init__(self, faint_from: float | None = None) -> None:
         self.calls = 0
+        self.faint_from = faint_from   # squares this large but under MIN_SEEN: a faint peak (0.3)
 
     def run(self, feeds):
         self.calls += 1
@@ -35,8 +36,10 @@ class BlobDetector:
         assert x.shape == (1, 3, IN_H, IN_W)
         grey = (x[0].mean(axis=0) * 255 > 200).astype(np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(grey)
-        seen = [(x0, y0, w, h) for x0, y0, w, h, _area in stats[1:n] if min(w, h) >= MIN_SEEN]
-        return detector_maps([(x0 + w / 2, y0 + h / 2, w, h, 0.9) for x0, y0, w, h in seen], IN_W, IN_H)
+        faint = MIN_SEEN if self.faint_from is None else self.faint_from
+        seen = [(x0, y0, w, h) for x0, y0, w, h, _area in stats[1:n] if min(w, h) >= faint]
+        return detector_maps([(x0 + w / 2, y0 + h / 2, w, h, 0.9 if min(w, h) >= MIN_SEEN else 0.3)
+                              for x0, y0, w, h in seen], IN_W, IN_H)
 
 
 def squares(width: int, height: int, side: int, places: list[tuple[int, int]]) -> np.ndarray:
@@ -94,6 +97,27 @@ def test_no_finer_pass_where_the_first_pass_sees_dice_large_enough() -> None:
     assert len(m.read(img)) == 3 and m.detector.calls == 1
     assert m.fine_plan(4032, 3024, [38.0]) is None
     assert m.fine_plan(4032, 3024, [12.0]) == pytest.approx((0.2328, 2, 2), abs=1e-4)
+
+
+def test_faint_small_candidates_plan_the_finer_pass_beside_a_large_false_one() -> None:
+    # stop 65, rule G: a 600 px square (a printed disc: 76 px, peak 0.9 in the first pass) and
+    # 100 px dice seen faintly (12.7 px, peak 0.3, under the gate's 0.42). The plan counted only
+    # the candidates over the gate, so no finer pass ran and the dice were lost; it counts every
+    # candidate the reader may keep (peak >= faint_peak_from), so the finer pass runs.
+    img = squares(4032, 3024, 100, PLACES)
+    img[1700:2300, 2300:2900] = 255
+    def faint_model(config: ModelConfig | None = None) -> DiceModel:
+        # die probability 0.9: under faint_die_prob, so no faint candidate is kept as a die
+        return DiceModel(BlobDetector(faint_from=8), FakeClassifier(value=3, colour=3, die=0.9), config)
+    first_only = faint_model(ModelConfig(fine_below_px=None))
+    assert len(first_only.read(img)) == 1             # the large square alone
+    m = faint_model()
+    dice = m.read(img)
+    assert m.detector.calls == 5                      # the first pass + 2 x 2 tiles
+    assert len(dice) == len(PLACES) + 1 and not any(d.faint for d in dice)
+    # without faint candidates (faint_peak_from None) the plan counts those over the gate, as before
+    off = faint_model(ModelConfig(faint_peak_from=None))
+    assert len(off.read(img)) == 1 and off.detector.calls == 1
 
 
 def test_the_finer_scale_follows_the_smallest_die() -> None:
