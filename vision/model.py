@@ -501,15 +501,16 @@ class DiceModel:
         boxes = [lb.to_original(b) for b, _, _ in dets]
         scores = [s for _, s, _ in dets]
         tables = [t for _, _, t in dets]
-        floor = cfg.min_det_score ** 2   # candidates below it can never be kept (DiceModel.read)
-        # the plan counts every candidate the reader may keep: over the gate, or faint (rule G)
+        floor = cfg.min_det_score ** 2   # over the gate's peak (DiceModel.read)
+        # every candidate the reader may keep: over the gate, or faint (the plan counts them: rule G;
+        # the finer pass keeps them: rule H)
         seen = min(floor, cfg.faint_peak_from) if cfg.faint_peak_from is not None else floor
         plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
                                      for b, s, _ in dets if s >= seen])
         first_n = len(boxes)
         if plan is not None:
             for box, score, table in self._detect_fine(image, *plan):
-                if score >= floor:   # the rest could never be kept; fewer boxes make NMS cheaper
+                if score >= seen:   # the rest could never be kept; fewer boxes make NMS cheaper
                     boxes.append(box)
                     scores.append(score)
                     tables.append(table)

@@ -120,6 +120,21 @@ def test_faint_small_candidates_plan_the_finer_pass_beside_a_large_false_one() -
     assert len(off.read(img)) == 1 and off.detector.calls == 1
 
 
+def test_the_finer_pass_keeps_faint_candidates_as_faint_dice() -> None:
+    # stop 65, rule H: 60 px dice in a 4032x3024 photo are 7.6 px in the first pass (not seen) and
+    # 14 px in the finer one, seen faintly (peak 0.3, under the gate's 0.42). The finer pass kept
+    # only candidates over the gate, so they were lost; it keeps them from faint_peak_from, as the
+    # first pass does, and the reader keeps them as faint dice (never sure).
+    img = squares(4032, 3024, 60, PLACES)
+    m = DiceModel(BlobDetector(faint_from=8), FakeClassifier(value=3, colour=3, die=1.0))
+    dice = m.read(img)
+    assert m.detector.calls == 5                      # the first pass + 2 x 2 tiles
+    assert len(dice) == len(PLACES) and all(d.faint for d in dice)
+    off = DiceModel(BlobDetector(faint_from=8), FakeClassifier(value=3, colour=3, die=1.0),
+                    ModelConfig(faint_peak_from=None))
+    assert off.read(img) == [] and off.detector.calls == 5   # without faint candidates: the gate only
+
+
 def test_the_finer_scale_follows_the_smallest_die() -> None:
     m = model()
     scale, nx, ny = m.fine_plan(4032, 3024, [18.0])  # 18 px -> 32 px wanted: 1.78 x the first scale
