@@ -144,6 +144,15 @@ class ModelConfig:
     # tiles, as for a fixed-size model.
     fine_max_px: int | None = 786_432
 
+    @property
+    def lowest_kept_peak(self) -> float:
+        """The lowest detector peak of a candidate ``DiceModel.read`` may keep: the gate's
+        (``min_det_score`` squared), or ``faint_peak_from`` where faint candidates are on. The finer
+        pass's plan counts the first pass's candidates from it and keeps its own from it (stop 65,
+        rules G and H)."""
+        floor = self.min_det_score ** 2
+        return min(floor, self.faint_peak_from) if self.faint_peak_from is not None else floor
+
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
             raise ValueError("peak_threshold and min_det_score must be in 0..1")
@@ -501,10 +510,7 @@ class DiceModel:
         boxes = [lb.to_original(b) for b, _, _ in dets]
         scores = [s for _, s, _ in dets]
         tables = [t for _, _, t in dets]
-        floor = cfg.min_det_score ** 2   # over the gate's peak (DiceModel.read)
-        # every candidate the reader may keep: over the gate, or faint (the plan counts them: rule G;
-        # the finer pass keeps them: rule H)
-        seen = min(floor, cfg.faint_peak_from) if cfg.faint_peak_from is not None else floor
+        seen = cfg.lowest_kept_peak   # the candidates the reader may keep: over the gate, or faint
         plan = self.fine_plan(W, H, [float(np.sqrt(max(b[2], 0.0) * max(b[3], 0.0)))
                                      for b, s, _ in dets if s >= seen])
         first_n = len(boxes)
@@ -671,7 +677,7 @@ class DiceModel:
         cfg = self.config
         floor = cfg.min_det_score ** 2
         faint = cfg.faint_peak_from is not None and cfg.faint_peak_from < floor
-        cands = [c for c in self.detect_sources(image_bgr) if c[1] >= (cfg.faint_peak_from if faint else floor)]
+        cands = [c for c in self.detect_sources(image_bgr) if c[1] >= cfg.lowest_kept_peak]
         if not cands:
             return []
         boxes = [b for b, _, _ in cands]
