@@ -189,6 +189,8 @@ def decide(
                 vi, value_conf = ti, float(turned_p[ti] * (1.0 - value_p[vi]))
             elif _turned_may_doubt(raw, config):
                 value_conf *= 1.0 - float(turned_p[ti])
+        elif ti == vi and config.turned_agreement_lifts:
+            value_conf = max(value_conf, float(turned_p[ti]))
     confirmed = (config.pip_confirm_from is not None and pip_value is not None
                  and pip_value >= config.pip_confirm_min and pip_value == vi + 1
                  and value_conf >= config.pip_confirm_from)

@@ -172,6 +172,23 @@ def test_turned_doubt_low_limits_the_doubt_but_not_the_swap() -> None:
     assert decide(dataclasses.replace(doubted, centre_y_share=0.75), (0, 0, 1, 1), off).unsure
 
 
+def test_a_turned_view_that_agrees_lifts_the_value_only_when_set() -> None:
+    cfg = ReaderConfig(turned_agreement_lifts=True)
+    agrees = dataclasses.replace(raw(value=3, vp=0.8, cp=0.99, det=0.9), turned_value_probs=_turned(3, 0.97))
+    die = decide(agrees, (0, 0, 1, 1), cfg)
+    assert die.value == 3 and die.value_confidence == pytest.approx(0.97) and not die.unsure
+    # off: the upright view's probability, as always
+    assert decide(agrees, (0, 0, 1, 1), ReaderConfig(turned_agreement_lifts=False)).value_confidence == pytest.approx(0.8)
+    # a less sure turned view never lowers an agreeing read
+    weaker = dataclasses.replace(agrees, turned_value_probs=_turned(3, 0.5))
+    assert decide(weaker, (0, 0, 1, 1), cfg).value_confidence == pytest.approx(0.8)
+    # a turned view that reads another value still doubts or swaps, never lifts
+    other = dataclasses.replace(raw(value=3, vp=0.98, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.99))
+    assert decide(other, (0, 0, 1, 1), cfg).unsure
+    # a die the nadir check did not look at is not touched
+    assert decide(raw(value=3, vp=0.8, cp=0.99, det=0.9), (0, 0, 1, 1), cfg).value_confidence == pytest.approx(0.8)
+
+
 def test_turned_doubt_threshold_comes_from_config() -> None:
     r = dataclasses.replace(raw(value=3, vp=0.98, cp=0.99, det=0.9), turned_value_probs=_turned(5, 0.65))
     assert not decide(r, (0, 0, 1, 1)).unsure
