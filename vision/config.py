@@ -132,9 +132,11 @@ class ReaderConfig:
     # pool scenes 25 more dice sure and right, none fewer right (docs/vision-history.md, stop 30).
     turned_doubt_low: float | None = 0.8
     # Where the turned view reads the SAME value, the value's probability is the surer view's
-    # (stop 66, off until a rule keeps it): low in a top-down photo the turned crop is the view the
-    # classifier knows (side face below the top face), and it can be the surer of the two.
-    turned_agreement_lifts: bool = False
+    # (stop 66): low in a top-down photo the turned crop is the view the classifier knows (side
+    # face below the top face), and it can be the surer of the two. Kept by rule A on far sets
+    # never read before: hands-free 73.75 -> 77.92 %, no sure read wrong either way
+    # (docs/vision-history.md, "Stop 66"). False = the upright view's probability, as before.
+    turned_agreement_lifts: bool = True
     # Two reads of the same colour whose boxes overlap by at least this IoU are both unsure: one
     # die boxed twice (whole die and top face, read as two dice) or two dice one behind the other,
     # half hidden; either way worth a look. None = off.
