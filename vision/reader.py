@@ -17,7 +17,8 @@ Decisions (see docs/vision.md):
   probability >= ``turned_doubt_from``, the surer view's value is kept (the turned one only when
   surer by ``turned_swap_margin``) and, for a die in the lowest ``turned_doubt_low`` share of
   the image (``centre_y_share``), P(value) is multiplied by one minus the other view's
-  probability for its own value;
+  probability for its own value; where that view reads the same value, P(value) is the surer
+  view's (``turned_agreement_lifts``, stop 66);
 * the pip check (``vision.pips``; off from model v16: ``pip_confirm_from`` None): an unsure
   read whose value probability is at least ``pip_confirm_from`` is counted again by a plain
   OpenCV pip counter; when the counter finds the same face (3 pips or more, pattern checked),
