@@ -105,7 +105,7 @@ def test_value_on_the_dice_both_readers_find(tmp_path, monkeypatch):
     shipped = reader((Die("red", 3, (10, 10, 30, 30), 0.5, True),))                       # finds the red only
     adapted = reader((Die("red", 3, (10, 10, 30, 30), 0.95, False), Die("blue", 5, (60, 10, 30, 30), 0.4, True)))
     monkeypatch.setattr(adapt, "learn_profile", lambda *a, **k: (0.1, 0.1, ""))
-    monkeypatch.setattr(adapt, "adapted_reader", lambda profile: adapted)
+    monkeypatch.setattr(adapt, "adapted_reader", lambda profile, **k: adapted)
     monkeypatch.setattr(adapt, "_model_folder", lambda profile: None)
     items = [{"image": tmp_path / f"{i}.jpg", "truths": truths} for i in range(12)]
     rows = run_domain("d", items, "domain", shipped, (0, 10), tmp_path, tmp_path / "cache", io.StringIO())
@@ -115,3 +115,30 @@ def test_value_on_the_dice_both_readers_find(tmp_path, monkeypatch):
     bar = adapt.curve_bar(rows)
     assert bar["misses"] == ["value 50.0 %, not above 100.0 % (on the 2 dice both find, 2 → 2 read right; "
                              "0 of the 2 dice only k = 10 finds)"]
+
+
+def test_adapt_reads_with_the_pip_setting_asked_and_refuses_a_global_threshold(tmp_path, monkeypatch):
+    """(stop 66) --pip-check / --no-pip-check reach the shipped reader and every adapted one (they
+    were ignored under --adapt); --unsure-below is refused: each adapted model has its own."""
+    import pytest
+
+    import visionlab.bench.adapt as adapt
+    from vision.cli import CliError
+    from vision.config import PIP_CONFIRM_FROM
+    from vision.reader import DiceReader
+
+    made = []
+    monkeypatch.setattr(DiceReader, "from_files", classmethod(lambda cls, **k: made.append(k["config"]) or
+                                                              SimpleNamespace(config=k["config"])))
+    for flag, on in (("--pip-check", True), ("--no-pip-check", False)):
+        args = build_parser().parse_args(["--adapt", flag, "--no-real", "--domain-root", str(tmp_path)])
+        assert adapt.run_adapt(args, io.StringIO(), io.StringIO()) == 0
+        assert (made[-1].pip_confirm_from == PIP_CONFIRM_FROM) is on
+    # an adapted reader is built on the shipped reader's settings, with its own threshold
+    model = SimpleNamespace(reader_config=lambda b: b.__class__(**{**b.__dict__, "unsure_below": 0.9}), files={})
+    monkeypatch.setattr("vision.profile.TableProfile.current_model", lambda self: model)
+    reader = adapt.adapted_reader(tmp_path, base=made[0])
+    assert reader.config.pip_confirm_from == PIP_CONFIRM_FROM and reader.config.unsure_below == 0.9
+    args = build_parser().parse_args(["--adapt", "--unsure-below", "0.9", "--no-real"])
+    with pytest.raises(CliError, match="--unsure-below cannot be used with --adapt"):
+        adapt.run_adapt(args, io.StringIO(), io.StringIO())

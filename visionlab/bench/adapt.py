@@ -141,14 +141,17 @@ def _model_parts(profile: Path) -> list[str]:
     return [] if model is None else list(model.files)
 
 
-def adapted_reader(profile: Path, backend: str = "auto") -> Any:
+def adapted_reader(profile: Path, backend: str = "auto", base: Any = None) -> Any:
+    """The reader of ``profile``'s adapted model (None without one): ``base`` (the shipped
+    reader's settings, default ``DEFAULT_READER``) with the model's own sure threshold."""
+    from vision.config import DEFAULT_READER
     from vision.profile import TableProfile
     from vision.reader import DiceReader
 
     model = TableProfile(profile).current_model()
     if model is None:
         return None
-    return DiceReader.from_files(backend=backend, config=model.reader_config(), **model.files)
+    return DiceReader.from_files(backend=backend, config=model.reader_config(base or DEFAULT_READER), **model.files)
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,
@@ -183,7 +186,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
             row["learn_seconds"] = round(secs, 1)
             row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
-            reader = adapted_reader(profile) or shipped
+            reader = adapted_reader(profile, base=shipped.config) or shipped
             now = _model_folder(profile)
             row["parts"] = _model_parts(profile)  # the adapted parts the row reads with
             row["adopted"] = now is not None and now != before  # this learn switched a model in
@@ -276,9 +279,21 @@ def format_curves(curves: dict[str, Any]) -> str:
 
 
 def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
+    from dataclasses import replace
+
+    from vision.cli import CliError
+    from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
     from vision.reader import DiceReader
 
-    shipped = DiceReader.from_files(backend=args.backend)
+    if getattr(args, "unsure_below", None) is not None:
+        # each adapted model reads at the threshold its profile's held-back dice set
+        raise CliError("error: --unsure-below cannot be used with --adapt (each adapted model has its own "
+                       "sure threshold, set on its profile's held-back dice)")
+    config = DEFAULT_READER
+    pip_check = getattr(args, "pip_check", None)
+    if pip_check is not None:   # --pip-check / --no-pip-check: the shipped and every adapted reader alike
+        config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
+    shipped = DiceReader.from_files(backend=args.backend, config=config)
     trained = args.trained_on.split(",") if getattr(args, "trained_on", None) else trained_domains()
     sets: list[tuple[str, str, list[dict[str, Any]], str]] = []
     folders = dict(domain_dirs(getattr(args, "domain_root", None) or DOMAIN_ROOT))
