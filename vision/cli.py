@@ -81,6 +81,18 @@ def build_reader(args: argparse.Namespace, factory: Any, calibration: Any, err: 
         return factory(args, calibration)
 
 
+def with_pip_check(config: Any, args: argparse.Namespace) -> Any:
+    """``config`` (a ReaderConfig) with ``--pip-check`` / ``--no-pip-check`` applied; neither: as it is."""
+    from dataclasses import replace
+
+    from vision.config import PIP_CONFIRM_FROM
+
+    pip_check = getattr(args, "pip_check", None)
+    if pip_check is None:
+        return config
+    return replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
+
+
 def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     """Build the shipped reader; raise CliError(2) with the reason when the model is unusable."""
     from vision.reader import DiceReader
@@ -90,12 +102,9 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
         raise CliError("error: --threads must be at least 1")
     from dataclasses import replace
 
-    from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
+    from vision.config import DEFAULT_READER
 
-    config = DEFAULT_READER
-    pip_check = getattr(args, "pip_check", None)
-    if pip_check is not None:
-        config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
+    config = with_pip_check(DEFAULT_READER, args)
     adapted = getattr(args, "adapted", None)
     if adapted is not None:
         config = adapted.reader_config(config)

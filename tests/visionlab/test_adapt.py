@@ -120,6 +120,8 @@ def test_value_on_the_dice_both_readers_find(tmp_path, monkeypatch):
 def test_adapt_reads_with_the_pip_setting_asked_and_refuses_a_global_threshold(tmp_path, monkeypatch):
     """(stop 66) --pip-check / --no-pip-check reach the shipped reader and every adapted one (they
     were ignored under --adapt); --unsure-below is refused: each adapted model has its own."""
+    import dataclasses
+
     import pytest
 
     import visionlab.bench.adapt as adapt
@@ -135,7 +137,7 @@ def test_adapt_reads_with_the_pip_setting_asked_and_refuses_a_global_threshold(t
         assert adapt.run_adapt(args, io.StringIO(), io.StringIO()) == 0
         assert (made[-1].pip_confirm_from == PIP_CONFIRM_FROM) is on
     # an adapted reader is built on the shipped reader's settings, with its own threshold
-    model = SimpleNamespace(reader_config=lambda b: b.__class__(**{**b.__dict__, "unsure_below": 0.9}), files={})
+    model = SimpleNamespace(reader_config=lambda b: dataclasses.replace(b, unsure_below=0.9), files={})
     monkeypatch.setattr("vision.profile.TableProfile.current_model", lambda self: model)
     reader = adapt.adapted_reader(tmp_path, base=made[0])
     assert reader.config.pip_confirm_from == PIP_CONFIRM_FROM and reader.config.unsure_below == 0.9

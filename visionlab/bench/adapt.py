@@ -279,21 +279,16 @@ def format_curves(curves: dict[str, Any]) -> str:
 
 
 def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
-    from dataclasses import replace
-
-    from vision.cli import CliError
-    from vision.config import DEFAULT_READER, PIP_CONFIRM_FROM
+    from vision.cli import CliError, with_pip_check
+    from vision.config import DEFAULT_READER
     from vision.reader import DiceReader
 
     if getattr(args, "unsure_below", None) is not None:
         # each adapted model reads at the threshold its profile's held-back dice set
         raise CliError("error: --unsure-below cannot be used with --adapt (each adapted model has its own "
                        "sure threshold, set on its profile's held-back dice)")
-    config = DEFAULT_READER
-    pip_check = getattr(args, "pip_check", None)
-    if pip_check is not None:   # --pip-check / --no-pip-check: the shipped and every adapted reader alike
-        config = replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
-    shipped = DiceReader.from_files(backend=args.backend, config=config)
+    # --pip-check / --no-pip-check: the shipped reader and every adapted one (built on its settings) alike
+    shipped = DiceReader.from_files(backend=args.backend, config=with_pip_check(DEFAULT_READER, args))
     trained = args.trained_on.split(",") if getattr(args, "trained_on", None) else trained_domains()
     sets: list[tuple[str, str, list[dict[str, Any]], str]] = []
     folders = dict(domain_dirs(getattr(args, "domain_root", None) or DOMAIN_ROOT))
