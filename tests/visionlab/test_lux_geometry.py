@@ -174,6 +174,20 @@ def _scene_without_arrays(scene: dict) -> str:
     return json.dumps(scene, sort_keys=True, default=lambda a: np.asarray(a).round(12).tolist())
 
 
+def _rounded(value):
+    """``value`` with every float rounded to 6 decimals: numpy's trigonometry differs in the last
+    bits between CPUs (its AVX-512 code paths), so a digest of the raw floats is one machine's."""
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_rounded(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _rounded(value.tolist())
+    if isinstance(value, (float, np.floating)):
+        return round(float(value), 6) + 0.0   # + 0.0: -0.0 and 0.0 print alike
+    return value
+
+
 def test_a_table_keeps_its_dice_phone_and_top_from_photo_to_photo() -> None:
     table = g.sample_table(777001)
     scenes = [g.sample_scene(777001, i, table=table) for i in range(12)]
@@ -203,15 +217,18 @@ def test_a_table_shade_is_never_an_anchor_of_the_shipped_palettes() -> None:
         assert not set(shades) & set(g.PALETTES[fam])
 
 
-@pytest.mark.parametrize("seed,index,hard,digest", [(888301, 7, False, "8dfea67d74ec9e4c"),
-                                                     (888302, 2, True, "8136505ba7a7eeed"),
-                                                     (889019, 0, False, "cb4210ef07c86b91")])
+@pytest.mark.parametrize("seed,index,hard,digest", [(888301, 7, False, "de352b9da5b3bbcc"),
+                                                     (888302, 2, True, "50bcad532d241980"),
+                                                     (889019, 0, False, "06904f5fc6d2130c")])
 def test_a_scene_without_a_table_is_what_it_was(seed: int, index: int, hard: bool, digest: str) -> None:
     # the table option draws from another stream: the rendered sets of record (lux-888301, ...)
-    # stay what they were (digests of the scenes as drawn before tables existed)
+    # stay what they were (digests of the scenes as drawn before tables existed; since stop 67 of
+    # the floats to 6 decimals: the raw floats' digests held on the machines before and not on an
+    # AVX-512 CPU, where numpy's trigonometry differs in the last bits; with those paths turned off,
+    # NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR", the raw digests of record came back)
     import hashlib
 
-    text = _scene_without_arrays(g.sample_scene(seed, index, hard=hard))
+    text = json.dumps(_rounded(g.sample_scene(seed, index, hard=hard)), sort_keys=True)
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest
 
 
