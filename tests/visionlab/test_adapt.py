@@ -144,3 +144,47 @@ def test_adapt_reads_with_the_pip_setting_asked_and_refuses_a_global_threshold(t
     args = build_parser().parse_args(["--adapt", "--unsure-below", "0.9", "--no-real"])
     with pytest.raises(CliError, match="--unsure-below cannot be used with --adapt"):
         adapt.run_adapt(args, io.StringIO(), io.StringIO())
+
+
+def test_adapt_reads_every_reader_on_the_runtime_asked_and_refuses_another_model_dir(tmp_path, monkeypatch):
+    """(stop 67) --backend and --threads reach the shipped reader and every adapted one (the adapted
+    readers were built with the default runtime, the shipped one with one thread whatever was
+    asked); --model-dir is refused: `vision learn` adapts the shipped models."""
+    import pytest
+
+    import visionlab.bench.adapt as adapt
+    from vision.cli import CliError
+    from vision.reader import DiceReader
+
+    def read(img):
+        return SimpleNamespace(error=None, ms=1.0, image_size=(200, 100), dice=(Die("red", 3, (10, 10, 30, 30), 0.95, False),))
+
+    made = []
+    monkeypatch.setattr(DiceReader, "from_files", classmethod(lambda cls, **k: made.append(k) or
+                                                              SimpleNamespace(config=k["config"], read=read)))
+    args = build_parser().parse_args(["--adapt", "--backend", "opencv", "--threads", "2", "--no-real",
+                                      "--domain-root", str(tmp_path)])
+    assert adapt.run_adapt(args, io.StringIO(), io.StringIO()) == 0
+    assert (made[-1]["backend"], made[-1]["threads"]) == ("opencv", 2)
+    # the adapted readers of run_domain: the runtime it is handed
+    model = SimpleNamespace(reader_config=lambda b: b, files={})
+    monkeypatch.setattr("vision.profile.TableProfile.current_model", lambda self: model)
+    asked = []
+    real = adapt.adapted_reader
+    monkeypatch.setattr(adapt, "adapted_reader", lambda profile, **k: asked.append(k) or real(profile, **k))
+    monkeypatch.setattr(adapt, "learn_profile", lambda *a, **k: (0.1, 0.1, ""))
+    monkeypatch.setattr(adapt, "_model_folder", lambda profile: None)
+    truths = [DomainTruth("red", 3, (10, 10, 30, 30))]
+    shipped = SimpleNamespace(config=SimpleNamespace(unsure_below=0.85), read=read)
+    items = [{"image": tmp_path / f"{i}.jpg", "truths": truths} for i in range(3)]
+    made.clear()
+    rows = run_domain("d", items, "domain", shipped, (0, 1), tmp_path, tmp_path / "cache", io.StringIO(),
+                      backend="opencv", threads=2)
+    assert [r["k"] for r in rows] == [0, 1]
+    assert (asked[-1]["backend"], asked[-1]["threads"]) == ("opencv", 2)
+    assert (made[-1]["backend"], made[-1]["threads"]) == ("opencv", 2)
+    for bad, message in ((["--model-dir", str(tmp_path)], "--model-dir cannot be used with --adapt"),
+                         (["--threads", "0"], "--threads must be at least 1")):
+        args = build_parser().parse_args(["--adapt", "--no-real", *bad])
+        with pytest.raises(CliError, match=message):
+            adapt.run_adapt(args, io.StringIO(), io.StringIO())

@@ -141,9 +141,10 @@ def _model_parts(profile: Path) -> list[str]:
     return [] if model is None else list(model.files)
 
 
-def adapted_reader(profile: Path, backend: str = "auto", base: Any = None) -> Any:
+def adapted_reader(profile: Path, backend: str = "auto", base: Any = None, threads: int = 1) -> Any:
     """The reader of ``profile``'s adapted model (None without one): ``base`` (the shipped
-    reader's settings, default ``DEFAULT_READER``) with the model's own sure threshold."""
+    reader's settings, default ``DEFAULT_READER``) with the model's own sure threshold, on the
+    shipped reader's runtime (``backend``, ``threads``)."""
     from vision.config import DEFAULT_READER
     from vision.profile import TableProfile
     from vision.reader import DiceReader
@@ -151,11 +152,13 @@ def adapted_reader(profile: Path, backend: str = "auto", base: Any = None) -> An
     model = TableProfile(profile).current_model()
     if model is None:
         return None
-    return DiceReader.from_files(backend=backend, config=model.reader_config(base or DEFAULT_READER), **model.files)
+    return DiceReader.from_files(backend=backend, threads=threads, config=model.reader_config(base or DEFAULT_READER),
+                                 **model.files)
 
 
 def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, ks: Sequence[int], work: Path,
-               cache: Path, err: TextIO, steps: int | None = None, values_only: bool = False) -> list[dict[str, Any]]:
+               cache: Path, err: TextIO, steps: int | None = None, values_only: bool = False,
+               backend: str = "auto", threads: int = 1) -> list[dict[str, Any]]:
     order = np.random.default_rng(POOL_SEED).permutation(len(items))
     pool_n = max(ks)
     # the pool: the first photos of the order with a die to confirm (a photo of no dice teaches nothing)
@@ -186,7 +189,7 @@ def run_domain(name: str, items: list[dict[str, Any]], kind: str, shipped: Any, 
             row["learn_seconds"] = round(secs, 1)
             row["learn_cpu_seconds"] = round(cpu, 1)
             err.write(f"  {name} k={k}: learned in {secs:.1f} s\n{text}")
-            reader = adapted_reader(profile, base=shipped.config) or shipped
+            reader = adapted_reader(profile, backend=backend, base=shipped.config, threads=threads) or shipped
             now = _model_folder(profile)
             row["parts"] = _model_parts(profile)  # the adapted parts the row reads with
             row["adopted"] = now is not None and now != before  # this learn switched a model in
@@ -287,8 +290,17 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
         # each adapted model reads at the threshold its profile's held-back dice set
         raise CliError("error: --unsure-below cannot be used with --adapt (each adapted model has its own "
                        "sure threshold, set on its profile's held-back dice)")
-    # --pip-check / --no-pip-check: the shipped reader and every adapted one (built on its settings) alike
-    shipped = DiceReader.from_files(backend=args.backend, config=with_pip_check(DEFAULT_READER, args))
+    if getattr(args, "model_dir", None) is not None:
+        # `vision learn` adapts the shipped models (models/): a curve read from another folder's
+        # k = 0 would join the shipped model's adapted rows
+        raise CliError("error: --model-dir cannot be used with --adapt (the learner adapts the shipped models "
+                       "in models/)")
+    threads = getattr(args, "threads", 1)
+    if threads < 1:
+        raise CliError("error: --threads must be at least 1")
+    # --pip-check / --no-pip-check, --backend, --threads: the shipped reader and every adapted one
+    # (built on its settings) alike
+    shipped = DiceReader.from_files(backend=args.backend, threads=threads, config=with_pip_check(DEFAULT_READER, args))
     trained = args.trained_on.split(",") if getattr(args, "trained_on", None) else trained_domains()
     sets: list[tuple[str, str, list[dict[str, Any]], str]] = []
     folders = dict(domain_dirs(getattr(args, "domain_root", None) or DOMAIN_ROOT))
@@ -322,7 +334,7 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
             err.write(f"learning curve of {name} ({len(items)} photos)...\n")
             try:
                 rows = run_domain(name, items, kind, shipped, ks, work, cache, err, getattr(args, "adapt_steps", None),
-                                  values_only=values_only)
+                                  values_only=values_only, backend=args.backend, threads=threads)
             except ValueError as exc:
                 err.write(f"skipping {name}: {exc}\n")
                 continue
