@@ -93,13 +93,20 @@ def with_pip_check(config: Any, args: argparse.Namespace) -> Any:
     return replace(config, pip_confirm_from=PIP_CONFIRM_FROM if pip_check else None)
 
 
+def threads_of(args: argparse.Namespace) -> int:
+    """``--threads`` (1 when the command has none); CliError(2) below 1."""
+    threads = getattr(args, "threads", 1)
+    if threads < 1:
+        raise CliError("error: --threads must be at least 1")
+    return threads
+
+
 def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
     """Build the shipped reader; raise CliError(2) with the reason when the model is unusable."""
     from vision.reader import DiceReader
     from vision.runtime import ModelLoadError
 
-    if args.threads < 1:
-        raise CliError("error: --threads must be at least 1")
+    threads = threads_of(args)
     from dataclasses import replace
 
     from vision.config import DEFAULT_READER
@@ -115,7 +122,7 @@ def default_reader_factory(args: argparse.Namespace, calibration: Any) -> Any:
         config = replace(config, unsure_below=unsure_below)
     try:
         return DiceReader.from_files(
-            model_dir=args.model_dir, backend=args.backend, threads=args.threads, calibration=calibration,
+            model_dir=args.model_dir, backend=args.backend, threads=threads, calibration=calibration,
             config=config, **({} if adapted is None else adapted.files),
         )
     except (ModelLoadError, FileNotFoundError, ImportError, ValueError, OSError) as exc:

@@ -282,7 +282,7 @@ def format_curves(curves: dict[str, Any]) -> str:
 
 
 def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
-    from vision.cli import CliError, with_pip_check
+    from vision.cli import CliError, threads_of, with_pip_check
     from vision.config import DEFAULT_READER
     from vision.reader import DiceReader
 
@@ -295,9 +295,7 @@ def run_adapt(args: Any, out: TextIO, err: TextIO) -> int:
         # k = 0 would join the shipped model's adapted rows
         raise CliError("error: --model-dir cannot be used with --adapt (the learner adapts the shipped models "
                        "in models/)")
-    threads = getattr(args, "threads", 1)
-    if threads < 1:
-        raise CliError("error: --threads must be at least 1")
+    threads = threads_of(args)
     # --pip-check / --no-pip-check, --backend, --threads: the shipped reader and every adapted one
     # (built on its settings) alike
     shipped = DiceReader.from_files(backend=args.backend, threads=threads, config=with_pip_check(DEFAULT_READER, args))
