@@ -135,11 +135,16 @@ def test_classifier_batches_follow_the_config():
     model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4, classifier_tta=1))
     assert len(model.read(img)) == 9
     assert cls.batches == [4, 4, 1]
-    # with test-time turns, each call carries the chunk at every turn
+    # with test-time turns, a read classifies each chunk's first view, then the other three turns
+    # of the boxes it can still keep (all of them here)
     cls = FakeClassifier()
     model = DiceModel(FakeDetector(boxes), cls, replace(ModelConfig(), classifier_batch=4, classifier_tta=4,
                                                                   classifier_views="turn"))
     assert len(model.read(img)) == 9
+    assert cls.batches == [4, 12, 4, 12, 1, 3]
+    # classify without a keep rule: each call carries the chunk at every turn
+    cls.batches.clear()
+    model.classify(img, boxes)
     assert cls.batches == [16, 16, 4]
 
 
@@ -193,6 +198,66 @@ class MirrorSensitiveClassifier(FakeClassifier):
         return _reads(idx)
 
 
+class BrightIsADieClassifier(FakeClassifier):
+    """Die probability 0.95 for a crop brighter than mid-grey, else 0.01 (value 1, colour 0)."""
+
+    def run(self, feeds):
+        x = feeds["crops"]
+        self.batches.append(len(x))
+        out = _reads(np.zeros(len(x), int))
+        out["die_prob"] = np.where(x.mean(axis=(1, 2, 3)) > 0.5, 0.95, 0.01).astype(np.float32)[:, None]
+        return out
+
+
+def test_a_read_gives_no_more_views_to_a_candidate_its_first_view_rules_out():
+    img = np.zeros((480, 640, 3), np.uint8)
+    lit, dark = (100, 100, 100, 100), (400, 200, 100, 100)
+    img[60:250, 60:250] = 255
+    _, lb = letterbox(img, (IN_W, IN_H))
+    cls = BrightIsADieClassifier()
+    # peak 0.5: a die needs a mean die probability of 0.845 (gate 0.65); the dark crop's first view
+    # (0.01) leaves it at most (0.01 + 1) / 2
+    model = DiceModel(FakeDetector([lb.to_input(lit), lb.to_input(dark)], score=0.5), cls,
+                      replace(ModelConfig(), classifier_tta=2, classifier_views="mirror", turned_check_from=None))
+    (die,) = model.read(img)
+    assert die.box == pytest.approx(lit, abs=1)
+    assert cls.batches == [2, 1]   # both first views, then the lit crop's mirror only
+    # the kept die reads as with every view of both crops in one call
+    cls.batches.clear()
+    vals, cols, dies, _, _ = model.classify(img, [die.box, dark])
+    assert cls.batches == [4]
+    assert die.value_probs == tuple(float(v) for v in vals[0])
+    assert die.det_score == pytest.approx(float(np.sqrt(0.5 * dies[0])))
+    # what classify returns for a box it gave no more views: NaN
+    vals, cols, dies, _, turned = model.classify(img, [die.box, dark], could_keep=lambda i, d: d > 0.8)
+    assert np.isnan(vals[1]).all() and np.isnan(cols[1]).all() and np.isnan(dies[1]) and np.isnan(turned[1]).all()
+    assert not np.isnan(vals[0]).any() and dies[0] == pytest.approx(0.95)
+
+
+def _nms_as_a_loop(boxes, scores, iou, contained=1.01):
+    """nms as written up to stop 68: the pair rule box by box (``_iou``, ``_inside_frac``)."""
+    from vision.model import _inside_frac, _iou
+    keep = []
+    for i in sorted(range(len(boxes)), key=lambda i: -scores[i]):
+        if all(_iou(boxes[i], boxes[j]) <= iou and _inside_frac(boxes[i], boxes[j]) < contained for j in keep):
+            keep.append(i)
+    return keep
+
+
+def test_nms_keeps_what_the_pair_rule_keeps_box_by_box():
+    rng = np.random.default_rng(68)
+    for _ in range(400):
+        n = int(rng.integers(0, 40))
+        boxes = [tuple(float(v) for v in (rng.uniform(0, 100), rng.uniform(0, 100),
+                                          0.0 if rng.random() < 0.05 else rng.uniform(1, 40), rng.uniform(1, 40)))
+                 for _ in range(n)]
+        if n > 1:
+            boxes[1] = boxes[0]   # a box twice, and ties of scores
+        scores = [float(rng.choice([0.5, rng.random()])) for _ in range(n)]
+        for iou, contained in [(0.45, 0.75), (0.3, 1.01), (0.0, 0.5)]:
+            assert nms(boxes, scores, iou, contained) == _nms_as_a_loop(boxes, scores, iou, contained)
+
+
 def test_classifier_mirror_views_keep_the_image_up():
     img = np.zeros((480, 640, 3), np.uint8)
     left_lit, top_lit = (100, 100, 100, 100), (400, 200, 100, 100)
@@ -223,8 +288,11 @@ def test_nadir_check_turns_only_the_crops_low_in_the_image_in_the_same_call():
     assert [r.centre_y_share for r in raws] == pytest.approx([100 / 480, 380 / 480], abs=0.01)
     # turned 180 degrees the lit part is at the bottom: no longer value 3
     assert int(np.argmax(raws[1].turned_value_probs)) + 1 != 3
-    assert cls.batches == [5]   # two views of both crops and the low one turned, one call
+    # the first view of both crops, then the mirrored views of both and the low one turned
+    assert cls.batches == [2, 3]
+    cls.batches.clear()
     vals, _, _, _, turned = model.classify(img, [high, low], [False, True])
+    assert cls.batches == [5]   # without a keep rule: every view in one call
     assert np.isnan(turned[0]).all() and not np.isnan(turned[1]).any()
     assert vals[1][2] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="one flag per box"):
@@ -236,7 +304,7 @@ def test_nadir_check_off_turns_nothing():
     cls = MirrorSensitiveClassifier()
     model = DiceModel(FakeDetector([(240, 198, 60, 60)]), cls, replace(ModelConfig(), turned_check_from=None))
     (r,) = model.read(img)
-    assert r.turned_value_probs is None and cls.batches == [2]
+    assert r.turned_value_probs is None and cls.batches == [1, 1]
     with pytest.raises(ValueError, match="turned_check_from"):
         ModelConfig(turned_check_from=1.5)
 
