@@ -15,6 +15,8 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
+from .boxes import _centre_in, _iou, cut_by_border, drop_same_read, nms, union_candidates
+
 COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
 COLOUR_CLASSES: tuple[str, ...] = COLOURS + ("other",)
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -38,6 +40,18 @@ __all__ = [
     "ModelMismatchError", "RawDie", "body_colour_lab", "crop_for_classifier", "decode_detections",
     "letterbox", "nms", "shrink", "to_tensor", "union_candidates",
 ]
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """A photo's detector candidates before NMS: boxes in original pixels, peaks, whether only the
+    table heatmap found each, how many came from the first pass, and the photo's size."""
+    boxes: list
+    scores: list
+    tables: list
+    first_n: int
+    width: int
+    height: int
 
 
 class ModelMismatchError(ValueError):
@@ -143,6 +157,11 @@ class ModelConfig:
     # working copy at 0.508 of its size (1024x768), against 0.466 for 2x2 tiles; stop 64, rule F5). None:
     # tiles, as for a fixed-size model.
     fine_max_px: int | None = 786_432
+    # (stop 68) NMS runs before the classifier: a candidate it drops for a better-peaked box that the
+    # classifier then finds to be no die (a coarse first-pass box over two dice, a printed mark) was
+    # never read. The read selects its candidates again without the boxes found to be no die, and
+    # classifies what that keeps, at most this many times more (0 = one selection, as before).
+    reselect_rounds: int = 0
 
     @property
     def lowest_kept_peak(self) -> float:
@@ -325,84 +344,6 @@ def decode_detections(heatmap: np.ndarray, wh: np.ndarray, offset: np.ndarray, i
     return out
 
 
-def _iou(a, b) -> float:
-    ax1, ay1, bx1, by1 = a[0] + a[2], a[1] + a[3], b[0] + b[2], b[1] + b[3]
-    iw = max(0.0, min(ax1, bx1) - max(a[0], b[0]))
-    ih = max(0.0, min(ay1, by1) - max(a[1], b[1]))
-    inter = iw * ih
-    union = a[2] * a[3] + b[2] * b[3] - inter
-    return inter / union if union > 0 else 0.0
-
-
-def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
-        contained: float = 1.01) -> list[int]:
-    """Indices kept by greedy non-maximum suppression, best score first. A box whose share
-    inside an already kept box reaches ``contained`` is dropped too (pips of a side face).
-    The IoU of every pair (``_iou``'s float64 steps) and the share of each box inside each other,
-    computed at once (stop 68: a patterned table top gives a few hundred boxes, 210 ms as a Python
-    loop over pairs)."""
-    order = sorted(range(len(boxes)), key=lambda i: -scores[i])
-    if len(order) < 2:
-        return order
-    b = np.asarray(boxes, np.float64).reshape(len(order), 4)
-    x0, y0, w, h = b[:, 0], b[:, 1], b[:, 2], b[:, 3]
-    iw = np.maximum(0.0, np.minimum((x0 + w)[:, None], (x0 + w)[None, :]) - np.maximum(x0[:, None], x0[None, :]))
-    ih = np.maximum(0.0, np.minimum((y0 + h)[:, None], (y0 + h)[None, :]) - np.maximum(y0[:, None], y0[None, :]))
-    inter = iw * ih
-    area = w * h
-    union = area[:, None] + area[None, :] - inter
-    pair_iou = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
-    inside = np.divide(inter, area[:, None], out=np.ones_like(inter), where=area[:, None] > 0)
-    # row i, column j: box i loses to a kept box j
-    beaten = (pair_iou > iou) | (inside >= contained)
-    keep: list[int] = []
-    for i in order:
-        if not beaten[i, keep].any():
-            keep.append(i)
-    return keep
-
-
-def _centre_in(a: Sequence[float], b: Sequence[float]) -> bool:
-    cx, cy = a[0] + a[2] / 2, a[1] + a[3] / 2
-    return b[0] <= cx <= b[0] + b[2] and b[1] <= cy <= b[1] + b[3]
-
-
-def union_candidates(shipped: list[tuple[tuple[float, float, float, float], float]],
-                     table: list[tuple[tuple[float, float, float, float], float]], floor: float,
-                     iou: float = 0.3) -> list[tuple[tuple[float, float, float, float], float, bool]]:
-    """(box, peak, from the table heatmap) of the shipped heatmap's candidates and of the table
-    heatmap's candidates that reach ``floor`` (a candidate under it could only be a faint die, and
-    faint dice stay the shipped detector's) and lie on none of the shipped candidates that can be
-    kept (peak >= ``floor``: neither box's centre in the other, IoU under ``iou``), best first. A
-    die the shipped detector finds keeps its box and peak."""
-    strong = [b for b, s in shipped if s >= floor]
-    extra = [(b, s, True) for b, s in table
-             if s >= floor and not any(_centre_in(b, k) or _centre_in(k, b) or _iou(b, k) >= iou for k in strong)]
-    return sorted([(b, s, False) for b, s in shipped] + extra, key=lambda c: -c[1])
-
-
-def drop_same_read(dice: Sequence["RawDie"], iou: float | None) -> list["RawDie"]:
-    """``dice`` sorted best first, without those that overlap a better kept die by ``iou`` or
-    more AND read the same value and colour: one die boxed twice (e.g. the whole die and its top
-    face), which NMS keeps when the two boxes overlap less than its own threshold. ``None``: all
-    kept (still sorted)."""
-    ranked = sorted(dice, key=lambda r: -r.det_score)
-    if iou is None:
-        return ranked
-    keep: list[RawDie] = []
-    for d in ranked:
-        if not any(_iou(d.box, k.box) >= iou and d.value == k.value and d.colour == k.colour for k in keep):
-            keep.append(d)
-    return keep
-
-
-def cut_by_border(box: Sequence[float], width: int, height: int, min_aspect: float) -> bool:
-    """True when ``box`` touches the image border and is so thin that less than half a die shows."""
-    x, y, w, h = box
-    touches = x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
-    return touches and min(w, h) < min_aspect * max(w, h)
-
-
 def body_colour_lab(crop: np.ndarray, core: float = 0.45) -> tuple[float, float, float]:
     """Robust Lab colour of the die body in a classifier crop: the central ``core`` share of the
     crop, pixels between the 25th and 75th percentile of lightness (drops pips, glints, shade)."""
@@ -511,6 +452,11 @@ class DiceModel:
 
     def detect_sources(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:
         """``detect``'s candidates, each with whether only a table profile's heatmap found it."""
+        raw = self._raw_candidates(image)
+        return [(raw.boxes[i], raw.scores[i], raw.tables[i]) for i in self._select(raw)]
+
+    def _raw_candidates(self, image: np.ndarray) -> "_Candidates":
+        """Every candidate of the first pass and, where it runs, of the finer pass, before NMS."""
         cfg = self.config
         H, W = image.shape[:2]
         canvas, lb = letterbox(image, self.input_size, cfg.pad_value)
@@ -528,10 +474,19 @@ class DiceModel:
                     boxes.append(box)
                     scores.append(score)
                     tables.append(table)
-        keep = [i for i in nms(boxes, scores, cfg.nms_iou, cfg.contained_frac)
-                if boxes[i][2] >= cfg.min_box_px and boxes[i][3] >= cfg.min_box_px
-                and not cut_by_border(boxes[i], W, H, cfg.edge_min_aspect)]
-        if len(boxes) > first_n and self.single_fine():
+        return _Candidates(boxes, scores, tables, first_n, W, H)
+
+    def _select(self, raw: "_Candidates", without: frozenset[int] = frozenset()) -> list[int]:
+        """The indices of ``raw`` kept as candidates (NMS, size, border, one die boxed by both
+        passes), best first, leaving out ``without`` (candidates already known to be no die)."""
+        cfg = self.config
+        idx = [i for i in range(len(raw.boxes)) if i not in without]
+        boxes = [raw.boxes[i] for i in idx]
+        keep = [idx[j] for j in nms(boxes, [raw.scores[i] for i in idx], cfg.nms_iou, cfg.contained_frac)
+                if boxes[j][2] >= cfg.min_box_px and boxes[j][3] >= cfg.min_box_px
+                and not cut_by_border(boxes[j], raw.width, raw.height, cfg.edge_min_aspect)]
+        first_n = raw.first_n
+        if len(raw.boxes) > first_n and self.single_fine():
             # one die boxed by both passes (each box's centre inside the other, across the passes;
             # the two boxes differ too much for NMS: the first pass's is coarse): the better peak
             # stays (stop 63, rule F3; kept with the single finer input in stop 64, rule F5; the tiles of a
@@ -539,11 +494,11 @@ class DiceModel:
             # is in the other.
             kept: list[int] = []
             for i in keep:   # best first
-                if not any((i < first_n) != (j < first_n) and _centre_in(boxes[i], boxes[j])
-                           and _centre_in(boxes[j], boxes[i]) for j in kept):
+                if not any((i < first_n) != (j < first_n) and _centre_in(raw.boxes[i], raw.boxes[j])
+                           and _centre_in(raw.boxes[j], raw.boxes[i]) for j in kept):
                     kept.append(i)
             keep = kept
-        return [(boxes[i], scores[i], tables[i]) for i in keep]
+        return keep
 
     def fine_plan(self, width: int, height: int, sizes: Sequence[float], as_tiles: bool = False
                   ) -> tuple[float, int, int] | None:
@@ -718,32 +673,48 @@ class DiceModel:
         cfg = self.config
         floor = cfg.min_det_score ** 2
         faint = cfg.faint_peak_from is not None and cfg.faint_peak_from < floor
-        cands = [c for c in self.detect_sources(image_bgr) if c[1] >= cfg.lowest_kept_peak]
-        if not cands:
-            return []
-        boxes = [b for b, _, _ in cands]
-        gate = self.config.turned_check_from
+        raw = self._raw_candidates(image_bgr)
         height = image_bgr.shape[0]
-        shares = [float(b[1] + b[3] / 2) / height for b in boxes]   # box centre's height, 0 top .. 1 bottom
-        turned = [gate is not None and y >= gate for y in shares]
+        gate = self.config.turned_check_from
 
         def kept(i: int, die: float) -> tuple[bool, float]:
             """(candidate i is kept with this mean die probability, its det_score); rises with ``die``."""
-            _, peak, table = cands[i]
+            peak, table = raw.scores[i], raw.tables[i]
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(die))))
             # with faint on, every candidate's peak is at least faint_peak_from (the filter above);
             # faint dice are the shipped detector's: a die only the table heatmap found passes the gate
             return not (score < cfg.min_det_score
                         and (table or not (faint and float(die) >= cfg.faint_die_prob))), score
 
-        vals, cols, dies, crops, turned_vals = self.classify(image_bgr, boxes, turned,
-                                                             could_keep=lambda i, die: kept(i, die)[0])
+        # classified candidates: index -> (value, colour, die prob, crop, turned value, height share)
+        read: dict[int, tuple] = {}
+        no_die: set[int] = set()
+        for round_ in range(1 + cfg.reselect_rounds):
+            keep = [i for i in self._select(raw, frozenset(no_die)) if raw.scores[i] >= cfg.lowest_kept_peak]
+            new = [i for i in keep if i not in read]
+            if not new:
+                break
+            boxes = [raw.boxes[i] for i in new]
+            shares = [float(b[1] + b[3] / 2) / height for b in boxes]   # box centre's height, 0 top .. 1 bottom
+            turned = [gate is not None and y >= gate for y in shares]
+            got = self.classify(image_bgr, boxes, turned, could_keep=lambda j, die: kept(new[j], die)[0])
+            dropped = False
+            for j, i in enumerate(new):
+                read[i] = tuple(part[j] for part in got) + (shares[j], turned[j])
+                if not (np.isfinite(read[i][2]) and kept(i, read[i][2])[0]):
+                    no_die.add(i)
+                    dropped = True
+            # (stop 68) a candidate NMS dropped for a box that is no die may be one: select again
+            # without the boxes found to be no die, and classify what that keeps anew
+            if not dropped:
+                break
         out = []
-        for i, ((box, peak, table), v, c, d, crop, was_turned, tv, y) in enumerate(
-                zip(cands, vals, cols, dies, crops, turned, turned_vals, shares)):
-            keep, score = kept(i, d) if np.isfinite(d) else (False, 0.0)
-            if not keep:
+        for i in keep:
+            if i in no_die or i not in read:
                 continue
+            v, c, d, crop, tv, y, was_turned = read[i]
+            box, table = raw.boxes[i], raw.tables[i]
+            _, score = kept(i, d)
             is_faint = score < cfg.min_det_score
             # a die only the table heatmap found is never sure: it is among the table's hardest dice,
             # and no threshold (the shipped 0.85, or one set on a dozen held-back dice) holds on them
