@@ -20,6 +20,14 @@ def _iou(a, b) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def _inside(a, b) -> float:
+    """Share of box a's area that lies inside box b (1 for a box of no area)."""
+    iw = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    area = a[2] * a[3]
+    return iw * ih / area if area > 0 else 1.0
+
+
 def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
         contained: float = 1.01) -> list[int]:
     """Indices kept by greedy non-maximum suppression, best score first. A box whose share

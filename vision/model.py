@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
-from .boxes import _centre_in, _iou, cut_by_border, drop_same_read, nms, union_candidates
+from .boxes import _centre_in, _inside, _iou, cut_by_border, drop_same_read, nms, union_candidates
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
 COLOUR_CLASSES: tuple[str, ...] = COLOURS + ("other",)
@@ -160,8 +160,10 @@ class ModelConfig:
     # (stop 68) NMS runs before the classifier: a candidate it drops for a better-peaked box that the
     # classifier then finds to be no die (a coarse first-pass box over two dice, a printed mark) was
     # never read. The read selects its candidates again without the boxes found to be no die, and
-    # classifies what that keeps, at most this many times more (0 = one selection, as before).
-    reselect_rounds: int = 0
+    # classifies what that keeps, at most this many times more (0 = one selection, as before; 2 by
+    # rule S, docs/vision-history.md, "Stop 68": on the fresh far-777328 one die more found, the same
+    # false detections and sure reads wrong).
+    reselect_rounds: int = 2
 
     @property
     def lowest_kept_peak(self) -> float:
@@ -179,6 +181,8 @@ class ModelConfig:
             raise ValueError(f"faint_peak_from must be in 0..1 or None, not {self.faint_peak_from!r}")
         if not 0 <= self.faint_die_prob <= 1:
             raise ValueError(f"faint_die_prob must be in 0..1, not {self.faint_die_prob!r}")
+        if not isinstance(self.reselect_rounds, int) or self.reselect_rounds < 0:
+            raise ValueError(f"reselect_rounds must be an int >= 0, not {self.reselect_rounds!r}")
         if self.crop_context < 1 or self.peak_window < 1 or self.peak_window % 2 == 0:
             raise ValueError("crop_context must be >= 1 and peak_window an odd number >= 1")
         if self.max_candidates < 1 or self.classifier_batch < 1:
@@ -500,6 +504,17 @@ class DiceModel:
             keep = kept
         return keep
 
+    def _hid_any(self, raw: "_Candidates", keep: set[int], no_die: set[int]) -> bool:
+        """Whether a box found to be no die may have made NMS drop a candidate that could be kept: one
+        left out of ``keep`` whose IoU with it passes ``nms_iou`` or which lies inside it by
+        ``contained_frac``, or (the cross-pass merge) whose centre is in it."""
+        cfg = self.config
+        out = [i for i in range(len(raw.boxes)) if i not in keep and i not in no_die
+               and raw.scores[i] >= cfg.lowest_kept_peak]
+        return any(_iou(raw.boxes[i], raw.boxes[j]) > cfg.nms_iou or _centre_in(raw.boxes[i], raw.boxes[j])
+                   or _inside(raw.boxes[i], raw.boxes[j]) >= cfg.contained_frac
+                   for j in no_die if j in keep for i in out)
+
     def fine_plan(self, width: int, height: int, sizes: Sequence[float], as_tiles: bool = False
                   ) -> tuple[float, int, int] | None:
         """The finer pass for a ``width`` x ``height`` image whose first pass found candidates of
@@ -705,8 +720,9 @@ class DiceModel:
                     no_die.add(i)
                     dropped = True
             # (stop 68) a candidate NMS dropped for a box that is no die may be one: select again
-            # without the boxes found to be no die, and classify what that keeps anew
-            if not dropped:
+            # without the boxes found to be no die, and classify what that keeps anew (where no such
+            # box overlaps a candidate left out, the selection would be the same)
+            if not dropped or not self._hid_any(raw, set(keep), no_die):
                 break
         out = []
         for i in keep:

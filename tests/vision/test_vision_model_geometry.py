@@ -234,6 +234,74 @@ def test_a_read_gives_no_more_views_to_a_candidate_its_first_view_rules_out():
     assert not np.isnan(vals[0]).any() and dies[0] == pytest.approx(0.95)
 
 
+class PeaksDetector:
+    """One heatmap peak per given (input-pixel box, peak score)."""
+
+    input_names = ["image"]
+    input_shapes = [(1, 3, IN_H, IN_W)]
+    output_names = ["heatmap", "wh", "offset"]
+
+    def __init__(self, boxes_scores):
+        self.boxes_scores = boxes_scores
+
+    def run(self, feeds):
+        return detector_maps([(x + w / 2, y + h / 2, w, h, s) for (x, y, w, h), s in self.boxes_scores],
+                             IN_W, IN_H, wh_fill=1.0)
+
+
+class BrightShareClassifier(FakeClassifier):
+    """Die probability 0.95 for a crop more than 40 % bright, else 0.01 (value 1, colour 0)."""
+
+    def run(self, feeds):
+        x = feeds["crops"]
+        self.batches.append(len(x))
+        out = _reads(np.zeros(len(x), int))
+        out["die_prob"] = np.where((x.mean(axis=1) > 0.5).mean(axis=(1, 2)) > 0.4, 0.95, 0.01).astype(np.float32)[:, None]
+        return out
+
+
+@pytest.mark.parametrize("rounds", [0, 1, 2])
+def test_a_box_found_to_be_no_die_no_longer_hides_the_dice_inside_it(rounds):
+    """Two dice side by side inside a better-peaked box over both: NMS drops the two; the classifier
+    finds the big box to be no die; selected again without it, the two are read (stop 68, rule S)."""
+    img = np.zeros((480, 640, 3), np.uint8)
+    a, b, both = (200, 200, 60, 60), (264, 200, 60, 60), (196, 186, 132, 88)
+    img[200:260, 200:260] = 255
+    img[200:260, 264:324] = 255
+    _, lb = letterbox(img, (IN_W, IN_H))
+    cls = BrightShareClassifier()
+    model = DiceModel(PeaksDetector([(lb.to_input(both), 0.9), (lb.to_input(a), 0.8), (lb.to_input(b), 0.8)]), cls,
+                      replace(ModelConfig(), reselect_rounds=rounds, turned_check_from=None))
+    raws = model.read(img)
+    if rounds == 0:
+        assert raws == [] and cls.batches == [1, 1]   # the big box alone is classified (both views), and dropped
+    else:
+        assert np.allclose(sorted(r.box for r in raws), [a, b], atol=1)
+        assert cls.batches == [1, 1, 2, 2]   # the big box; then both dice's first views and mirrors
+    # detect (no classifier) keeps the big box alone, as NMS does
+    assert np.allclose([c[0] for c in model.detect(img)], [both], atol=1)
+
+
+def test_a_box_that_is_no_die_and_hides_nothing_is_not_selected_again(monkeypatch):
+    img = np.zeros((480, 640, 3), np.uint8)
+    img[200:260, 200:260] = 255
+    _, lb = letterbox(img, (IN_W, IN_H))
+    lit, dark = (200, 200, 60, 60), (400, 300, 60, 60)   # apart: neither box hides the other
+    model = DiceModel(PeaksDetector([(lb.to_input(lit), 0.8), (lb.to_input(dark), 0.9)]), BrightShareClassifier(),
+                      replace(ModelConfig(), turned_check_from=None))
+    selections = []
+    select = model._select
+    monkeypatch.setattr(model, "_select", lambda raw, without=frozenset(): selections.append(without) or select(raw, without))
+    (die,) = model.read(img)
+    assert np.allclose(die.box, lit, atol=1)
+    assert selections == [frozenset()]   # the dark box is no die, and it hid nothing
+
+
+def test_reselect_rounds_must_be_a_count():
+    with pytest.raises(ValueError, match="reselect_rounds"):
+        ModelConfig(reselect_rounds=-1)
+
+
 def _nms_as_a_loop(boxes, scores, iou, contained=1.01):
     """nms as written up to stop 68: the pair rule box by box."""
     from vision.model import _iou
