@@ -164,6 +164,10 @@ class ModelConfig:
     # rule S, docs/vision-history.md, "Stop 68": on the fresh far-777328 one die more found, the same
     # false detections and sure reads wrong).
     reselect_rounds: int = 2
+    # (stop 68, rule T) a first-pass box the cross-pass merge removes (the finer pass's box of the
+    # same die has the better peak) no longer makes NMS drop candidates: the selection runs again
+    # without it. False = as before.
+    merged_hide_nothing: bool = False
 
     @property
     def lowest_kept_peak(self) -> float:
@@ -484,13 +488,16 @@ class DiceModel:
         """The indices of ``raw`` kept as candidates (NMS, size, border, one die boxed by both
         passes), best first, leaving out ``without`` (candidates already known to be no die)."""
         cfg = self.config
-        idx = [i for i in range(len(raw.boxes)) if i not in without]
-        boxes = [raw.boxes[i] for i in idx]
-        keep = [idx[j] for j in nms(boxes, [raw.scores[i] for i in idx], cfg.nms_iou, cfg.contained_frac)
-                if boxes[j][2] >= cfg.min_box_px and boxes[j][3] >= cfg.min_box_px
-                and not cut_by_border(boxes[j], raw.width, raw.height, cfg.edge_min_aspect)]
-        first_n = raw.first_n
-        if len(raw.boxes) > first_n and self.single_fine():
+        without = set(without)
+        while True:
+            idx = [i for i in range(len(raw.boxes)) if i not in without]
+            boxes = [raw.boxes[i] for i in idx]
+            keep = [idx[j] for j in nms(boxes, [raw.scores[i] for i in idx], cfg.nms_iou, cfg.contained_frac)
+                    if boxes[j][2] >= cfg.min_box_px and boxes[j][3] >= cfg.min_box_px
+                    and not cut_by_border(boxes[j], raw.width, raw.height, cfg.edge_min_aspect)]
+            first_n = raw.first_n
+            if not (len(raw.boxes) > first_n and self.single_fine()):
+                return keep
             # one die boxed by both passes (each box's centre inside the other, across the passes;
             # the two boxes differ too much for NMS: the first pass's is coarse): the better peak
             # stays (stop 63, rule F3; kept with the single finer input in stop 64, rule F5; the tiles of a
@@ -501,8 +508,12 @@ class DiceModel:
                 if not any((i < first_n) != (j < first_n) and _centre_in(raw.boxes[i], raw.boxes[j])
                            and _centre_in(raw.boxes[j], raw.boxes[i]) for j in kept):
                     kept.append(i)
-            keep = kept
-        return keep
+            gone = set(keep) - set(kept)
+            if not (cfg.merged_hide_nothing and gone and self._hid_any(raw, set(keep), gone)):
+                return kept
+            # a box merged into the other pass's box of the same die is not kept: it no longer
+            # makes NMS drop a candidate (stop 68, rule T)
+            without |= gone
 
     def _hid_any(self, raw: "_Candidates", keep: set[int], no_die: set[int]) -> bool:
         """Whether a box found to be no die may have made NMS drop a candidate that could be kept: one

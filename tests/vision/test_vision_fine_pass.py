@@ -176,3 +176,22 @@ def test_shrink_is_the_old_resize_up_to_full_hd() -> None:
     direct = cv2.resize(big, (512, 384), interpolation=cv2.INTER_AREA).astype(int)
     assert np.abs(shrink(big, (512, 384)).astype(int) - direct).max() <= 2     # the same picture
     assert replace(ModelConfig(), fine_below_px=None).fine_below_px is None
+
+
+class OpenDetector(BlobDetector):
+    """A detector whose input size is open (the shipped file since stop 64): one finer input."""
+
+    input_shapes = [(1, 3, None, None)]
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_a_first_pass_box_merged_away_no_longer_hides_dice(on: bool) -> None:
+    """Stop 68, rule T (far-777302 photo 8): a coarse first-pass box over three dice, merged into the
+    finer pass's box of one of them, made NMS drop the finer boxes of the other two."""
+    from vision.model import _Candidates
+
+    m = DiceModel(OpenDetector(), FakeClassifier(), ModelConfig(merged_hide_nothing=on))
+    assert m.single_fine()
+    big, d1, d2, d3 = (996, 1293, 79, 83), (1019, 1294, 49, 50), (992, 1316, 39, 44), (1022, 1333, 47, 48)
+    raw = _Candidates([big, d1, d2, d3], [0.72, 0.85, 0.70, 0.65], [False] * 4, 1, 2016, 1512)
+    assert m._select(raw) == ([1, 2, 3] if on else [1])
