@@ -303,14 +303,9 @@ def test_reselect_rounds_must_be_a_count():
 
 
 def _nms_as_a_loop(boxes, scores, iou, contained=1.01):
-    """nms as written up to stop 68: the pair rule box by box."""
-    from vision.model import _iou
-
-    def _inside_frac(a, b):
-        iw = max(0.0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
-        ih = max(0.0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-        area = a[2] * a[3]
-        return iw * ih / area if area > 0 else 1.0
+    """nms as written up to stop 68: the pair rule box by box (``_iou``; ``_inside``, the loop's
+    ``_inside_frac`` then)."""
+    from vision.boxes import _inside as _inside_frac, _iou
 
     keep = []
     for i in sorted(range(len(boxes)), key=lambda i: -scores[i]):
