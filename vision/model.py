@@ -166,8 +166,9 @@ class ModelConfig:
     reselect_rounds: int = 2
     # (stop 68, rule T) a first-pass box the cross-pass merge removes (the finer pass's box of the
     # same die has the better peak) no longer makes NMS drop candidates: the selection runs again
-    # without it. False = as before.
-    merged_hide_nothing: bool = False
+    # without it (kept: on the fresh far-777329 one die more found, the same false detections and
+    # sure reads wrong). False = as before.
+    merged_hide_nothing: bool = True
 
     @property
     def lowest_kept_peak(self) -> float:
