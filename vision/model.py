@@ -708,15 +708,17 @@ class DiceModel:
             """(candidate i is kept with this mean die probability, its det_score); rises with ``die``."""
             peak, table = raw.scores[i], raw.tables[i]
             score = float(np.sqrt(max(0.0, peak) * max(0.0, float(die))))
-            # with faint on, every candidate's peak is at least faint_peak_from (the filter above);
-            # faint dice are the shipped detector's: a die only the table heatmap found passes the gate
+            # with faint on, every candidate read has a peak of at least faint_peak_from (the
+            # selection below keeps no lower one); faint dice are the shipped detector's: a die only
+            # the table heatmap found passes the gate
             return not (score < cfg.min_det_score
                         and (table or not (faint and float(die) >= cfg.faint_die_prob))), score
 
-        # classified candidates: index -> (value, colour, die prob, crop, turned value, height share)
+        # classified candidates: index -> (value, colour, die prob, crop, turned value, height share,
+        # turned or not)
         read: dict[int, tuple] = {}
         no_die: set[int] = set()
-        for round_ in range(1 + cfg.reselect_rounds):
+        for _ in range(1 + cfg.reselect_rounds):
             keep = [i for i in self._select(raw, frozenset(no_die)) if raw.scores[i] >= cfg.lowest_kept_peak]
             new = [i for i in keep if i not in read]
             if not new:
