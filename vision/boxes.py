@@ -28,6 +28,12 @@ def _inside(a, b) -> float:
     return iw * ih / area if area > 0 else 1.0
 
 
+def suppressed_by(a: Sequence[float], b: Sequence[float], iou: float, contained: float) -> bool:
+    """NMS's pair rule, box by box: box ``a`` loses to a better box ``b`` when their IoU passes
+    ``iou`` or ``a`` lies inside ``b`` by ``contained`` (``nms`` applies it to every pair at once)."""
+    return _iou(a, b) > iou or _inside(a, b) >= contained
+
+
 def nms(boxes: Sequence[Sequence[float]], scores: Sequence[float], iou: float,
         contained: float = 1.01) -> list[int]:
     """Indices kept by greedy non-maximum suppression, best score first. A box whose share

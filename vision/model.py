@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
-from .boxes import _centre_in, _inside, _iou, cut_by_border, drop_same_read, nms, union_candidates
+from .boxes import _centre_in, _iou, cut_by_border, drop_same_read, nms, suppressed_by, union_candidates
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
 COLOUR_CLASSES: tuple[str, ...] = COLOURS + ("other",)
@@ -490,14 +490,15 @@ class DiceModel:
         passes), best first, leaving out ``without`` (candidates already known to be no die)."""
         cfg = self.config
         without = set(without)
+        first_n = raw.first_n
+        merge = len(raw.boxes) > first_n and self.single_fine()
         while True:
             idx = [i for i in range(len(raw.boxes)) if i not in without]
             boxes = [raw.boxes[i] for i in idx]
             keep = [idx[j] for j in nms(boxes, [raw.scores[i] for i in idx], cfg.nms_iou, cfg.contained_frac)
                     if boxes[j][2] >= cfg.min_box_px and boxes[j][3] >= cfg.min_box_px
                     and not cut_by_border(boxes[j], raw.width, raw.height, cfg.edge_min_aspect)]
-            first_n = raw.first_n
-            if not (len(raw.boxes) > first_n and self.single_fine()):
+            if not merge:
                 return keep
             # one die boxed by both passes (each box's centre inside the other, across the passes;
             # the two boxes differ too much for NMS: the first pass's is coarse): the better peak
@@ -516,16 +517,17 @@ class DiceModel:
             # makes NMS drop a candidate (stop 68, rule T)
             without |= gone
 
-    def _hid_any(self, raw: "_Candidates", keep: set[int], no_die: set[int]) -> bool:
-        """Whether a box found to be no die may have made NMS drop a candidate that could be kept: one
-        left out of ``keep`` whose IoU with it passes ``nms_iou`` or which lies inside it by
-        ``contained_frac``, or (the cross-pass merge) whose centre is in it."""
+    def _hid_any(self, raw: "_Candidates", keep: set[int], gone: set[int]) -> bool:
+        """Whether a kept box now taken out (``gone``: found to be no die, or merged into the other
+        pass's box of its die) may have kept out a candidate that could be kept: one left out of
+        ``keep`` that NMS's pair rule drops for it (``suppressed_by``), or (the cross-pass merge)
+        whose centre is in it."""
         cfg = self.config
-        out = [i for i in range(len(raw.boxes)) if i not in keep and i not in no_die
+        out = [i for i in range(len(raw.boxes)) if i not in keep and i not in gone
                and raw.scores[i] >= cfg.lowest_kept_peak]
-        return any(_iou(raw.boxes[i], raw.boxes[j]) > cfg.nms_iou or _centre_in(raw.boxes[i], raw.boxes[j])
-                   or _inside(raw.boxes[i], raw.boxes[j]) >= cfg.contained_frac
-                   for j in no_die if j in keep for i in out)
+        return any(suppressed_by(raw.boxes[i], raw.boxes[j], cfg.nms_iou, cfg.contained_frac)
+                   or _centre_in(raw.boxes[i], raw.boxes[j])
+                   for j in gone if j in keep for i in out)
 
     def fine_plan(self, width: int, height: int, sizes: Sequence[float], as_tiles: bool = False
                   ) -> tuple[float, int, int] | None:

@@ -303,13 +303,12 @@ def test_reselect_rounds_must_be_a_count():
 
 
 def _nms_as_a_loop(boxes, scores, iou, contained=1.01):
-    """nms as written up to stop 68: the pair rule box by box (``_iou``; ``_inside``, the loop's
-    ``_inside_frac`` then)."""
-    from vision.boxes import _inside as _inside_frac, _iou
+    """nms as written up to stop 68: the pair rule box by box (``suppressed_by``)."""
+    from vision.boxes import suppressed_by
 
     keep = []
     for i in sorted(range(len(boxes)), key=lambda i: -scores[i]):
-        if all(_iou(boxes[i], boxes[j]) <= iou and _inside_frac(boxes[i], boxes[j]) < contained for j in keep):
+        if not any(suppressed_by(boxes[i], boxes[j], iou, contained) for j in keep):
             keep.append(i)
     return keep
 
