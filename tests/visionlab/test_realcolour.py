@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from visionlab.bench.sets import load_domain_dir
-from visionlab.render.realcolour import COLOURS, paint_die, paint_photo, render, table_palette
+from visionlab.render.realcolour import COLOURS, paint_die, paint_photo, pip_styles, render, table_palette
 
 BOX = (60.0, 50.0, 60.0, 60.0)   # x, y, w, h of the drawn die
 PIPS = ((75, 65), (90, 80), (105, 95))
@@ -102,3 +102,12 @@ def test_render_writes_a_domain_directory_the_bench_reads(tmp_path):
 def test_render_refuses_a_split_without_photos(tmp_path):
     with pytest.raises(ValueError, match="no .jpg photos"):
         render(tmp_path, "valid", tmp_path / "out", seed=1, pips="dark", quality=95, boxes_for=lambda p, l: [])
+
+
+def test_pip_styles():
+    assert pip_styles(5, "dark") == {c: "dark" for c in COLOURS}
+    mixed = pip_styles(5, "mixed")
+    assert mixed == pip_styles(5, "mixed") and set(mixed) == set(COLOURS)
+    assert set(mixed.values()) == {"dark", "light"}
+    with pytest.raises(ValueError, match="pips"):
+        pip_styles(5, "gold")

@@ -9,7 +9,8 @@ reader's whole-die boxes are matched to the labels (the bench's real-photo rule)
 cut out by GrabCut seeded with its box (:func:`die_mask`; the pips are the dark pixels inside it) and
 painted (:func:`paint_die`): every body pixel multiplied by a colour's albedo over the die's own white,
 so the photo's light, shading and colour cast stay; the pips stay dark (``--pips dark``) or are painted
-light (``--pips light``). One palette per seed (:func:`table_palette`: the five game colours, each
+light (``--pips light``), or each colour's pips one way (``--pips mixed``: :func:`pip_styles`, a box
+where the shipped reader knows some colours and calls the others "other"). One palette per seed (:func:`table_palette`: the five game colours, each
 shade moved a little, as one table's box of dice), colours drawn per die from the seed. A photo
 where a label has no box or a die no body is left out (counted); a photo without dice is kept as it
 is. The truth of each die: the reader's box, the label's value, the painted colour.
@@ -47,6 +48,20 @@ def table_palette(seed: int) -> dict[str, tuple[float, float, float]]:
         a = np.asarray(BASE_ALBEDO[name]) * rng.uniform(0.85, 1.1) + rng.uniform(-0.06, 0.06, 3)
         out[name] = tuple(float(v) for v in np.clip(a, 0.03, 0.97))
     return out
+
+
+def pip_styles(seed: int, pips: str) -> dict[str, str]:
+    """Each colour's pip paint: all ``pips`` ("dark" or "light"), or for "mixed" drawn per colour from
+    the seed, at least one colour each way."""
+    if pips in ("dark", "light"):
+        return {name: pips for name in COLOURS}
+    if pips != "mixed":
+        raise ValueError(f"pips must be 'dark', 'light' or 'mixed', not {pips!r}")
+    rng = np.random.default_rng([seed, 70])
+    while True:
+        styles = {name: ("dark", "light")[int(rng.integers(2))] for name in COLOURS}
+        if len(set(styles.values())) == 2:
+            return styles
 
 
 def die_mask(image: np.ndarray, box: Sequence[float], iterations: int = 4
@@ -116,15 +131,16 @@ def paint_die(image: np.ndarray, box: Sequence[float], rgb: Sequence[float], pip
 
 
 def paint_photo(image: np.ndarray, boxes: Sequence[Sequence[float]], values: Sequence[int],
-                palette: dict[str, tuple[float, float, float]], rng: np.random.Generator, pips: str
-                ) -> list[dict[str, Any]] | None:
+                palette: dict[str, tuple[float, float, float]], rng: np.random.Generator,
+                pips: str | dict[str, str]) -> list[dict[str, Any]] | None:
     """Paint every die of a photo (each its colour drawn from ``rng``); the truth records, or None
-    (the photo left out) where a die has no body. ``image`` is changed only when every die paints."""
+    (the photo left out) where a die has no body. ``image`` is changed only when every die paints.
+    ``pips``: one paint for every die, or each colour's (:func:`pip_styles`)."""
     work = image.copy()
     truths = []
     for box, value in zip(boxes, values):
         colour = COLOURS[int(rng.integers(len(COLOURS)))]
-        if not paint_die(work, box, palette[colour], pips):
+        if not paint_die(work, box, palette[colour], pips if isinstance(pips, str) else pips[colour]):
             return None
         truths.append({"colour": colour, "value": int(value), "box": [round(float(v), 2) for v in box],
                        "partial": False})
@@ -159,10 +175,11 @@ def render(source: Path, split: str, out: Path, seed: int, pips: str, quality: i
     if not images:
         raise ValueError(f"{source / 'images' / split}: no .jpg photos")
     palette = table_palette(seed)
+    styles = pip_styles(seed, pips)
     out.mkdir(parents=True, exist_ok=True)
     (out / "domain.json").write_text(json.dumps(
         {"domain": "real-painted", "renderer": "real photos, dice painted (visionlab.render.realcolour)",
-         "source": f"{source.name}/{split}", "seed": seed, "pips": pips, "palette": palette}, indent=1) + "\n")
+         "source": f"{source.name}/{split}", "seed": seed, "pips": pips, "pip_styles": styles, "palette": palette}, indent=1) + "\n")
     counts = {"photos": 0, "dice": 0, "left_out": 0}
     for n, path in enumerate(images):
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -174,7 +191,7 @@ def render(source: Path, split: str, out: Path, seed: int, pips: str, quality: i
         found = boxes_for(path, labels) if labels else []
         rng = np.random.default_rng([seed, n])
         truths = None if found is None else paint_photo(image, [b for b, _ in found], [v for _, v in found],
-                                                        palette, rng, pips)
+                                                        palette, rng, styles)
         if truths is None:
             counts["left_out"] += 1
             continue
@@ -196,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("render", help="paint the dice of a split of real white-dice photos")
     r.add_argument("--source", type=Path, default=Path(DEFAULT_REAL) / "matteo-white")
     r.add_argument("--split", default="valid")
-    r.add_argument("--pips", choices=["dark", "light"], default="light")
+    r.add_argument("--pips", choices=["dark", "light", "mixed"], default="light")
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--quality", type=int, default=95, help="JPEG quality of the painted photos")
     r.add_argument("--out", type=Path, required=True)
