@@ -426,7 +426,8 @@ class TableProfile:
 
     def add_photos(self, photos: Iterable[LabelledPhoto], limits: ImageLimits = DEFAULT_LIMITS,
                    proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None = None,
-                   derived: bool = False) -> dict[str, int]:
+                   derived: bool = False,
+                   looks_like_a_die: Callable[[np.ndarray, list[tuple]], list[bool]] | None = None) -> dict[str, int]:
         """Add the confirmed dice of ``photos`` (already parsed). Every photo is opened and
         checked before anything is written; a photo already in the profile (same pixels) is
         skipped. ``proposals(working image)``: the boxes (working pixels) the reader would look
@@ -434,7 +435,8 @@ class TableProfile:
         ``NEGATIVES_PER_PHOTO``: what a player removes from a read). ``derived``: the proposals are
         the detector's own boxes, not boxes a player removed, so those that may be a die the labels
         leave out (touching the photo's border, overlapping a confirmed die) are not kept either
-        (``_negatives``). Returns {"photos": added,
+        (``_negatives``; ``looks_like_a_die(working image, working boxes)``: a border box only where it
+        finds it a die, stop 69). Returns {"photos": added,
         "dice": added, "negatives": added, "skipped": photos skipped}."""
         self.ensure_writable()
         existing = self.dice()  # raises on a torn profile: nothing is written then
@@ -476,7 +478,7 @@ class TableProfile:
                     written.append(self.path / rel)
                     new.append(ConfirmedDie(next_photo, rel, crop_box, d.box, loaded.original_size, d.value,
                                             d.colour, photo.image.name, sha))
-                for k, box in enumerate(_negatives(loaded, photo, proposals, derived)):
+                for k, box in enumerate(_negatives(loaded, photo, proposals, derived, looks_like_a_die)):
                     crop, crop_box = cut_crop(loaded, box)
                     rel = f"{CROPS_DIR}/p{next_photo:06d}-n{k:02d}.png"
                     if not cv2.imwrite(str(self.path / rel), crop):
@@ -715,17 +717,24 @@ def _pid_alive(pid: int) -> bool:
 
 
 BORDER_SHARE = 0.01  # a derived box this close to the photo's edge (share of its longer side) may be a cut die
+#: (stop 69) a derived box at the photo's border may be a die cut by the frame only where the shipped
+#: classifier's die probability (its views averaged) is at least this; below it, the box is "not a
+#: die" like any other (on real photos a cable at the edge taught the adapted classifier nothing, and
+#: it read it as a die after learning). LuxCore tables' cut dice: 0.91-1.0 (50 of 50). None: every
+#: border box may be a cut die (as before).
+CUT_DIE_FROM: float | None = None
 
 
 def may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[int, int],
-                           dice: Sequence[Any]) -> bool:
+                           dice: Sequence[Any], may_be_cut: bool = True) -> bool:
     """A detector box a labels file may leave out as a die rather than as "not a die": one cut by
-    the photo's border, or one overlapping a confirmed die (a die behind another). Labels list the
-    wholly framed dice; such boxes are not negatives (docs/vision.md, "Boxes the player removed")."""
+    the photo's border (unless ``may_be_cut`` is false: nothing there looks like a die), or one
+    overlapping a confirmed die (a die behind another). Labels list the wholly framed dice; such
+    boxes are not negatives (docs/vision.md, "Boxes the player removed")."""
     x, y, w, h = box
     ow, oh = size
     m = BORDER_SHARE * max(ow, oh)
-    if x <= m or y <= m or x + w >= ow - m or y + h >= oh - m:
+    if may_be_cut and (x <= m or y <= m or x + w >= ow - m or y + h >= oh - m):
         return True
     return any(min(x + w, d.box[0] + d.box[2]) > max(x, d.box[0]) and min(y + h, d.box[1] + d.box[3]) > max(y, d.box[1])
                for d in dice)
@@ -733,24 +742,28 @@ def may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[in
 
 def _negatives(loaded: Any, photo: LabelledPhoto,
                proposals: Callable[[np.ndarray], list[tuple[float, float, float, float]]] | None,
-               derived: bool = False) -> list[tuple]:
+               derived: bool = False,
+               looks_like_a_die: Callable[[np.ndarray, list[tuple]], list[bool]] | None = None) -> list[tuple]:
     """Proposed boxes (original pixels) whose centre lies outside every confirmed die's box
     grown by half: not a die, by the player's confirmation of the whole photo; ``derived``
     (the detector's boxes, not the player's removals): not those that may be a die the labels
-    leave out (``may_be_a_left_out_die``)."""
+    leave out (``may_be_a_left_out_die``; with ``looks_like_a_die(working image, working boxes)``,
+    a box at the border only where that finds it a die)."""
     if proposals is None:
         return []
     ow, oh = loaded.original_size
     sx, sy = loaded.image.shape[1] / ow, loaded.image.shape[0] / oh
-    out = []
+    far = []
     for x, y, w, h in proposals(loaded.image):
         box = (x / sx, y / sy, w / sx, h / sy)
         cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
         if all(abs(cx - (d.box[0] + d.box[2] / 2)) > d.box[2] or abs(cy - (d.box[1] + d.box[3] / 2)) > d.box[3]
                for d in photo.dice):
-            if derived and may_be_a_left_out_die(box, (ow, oh), photo.dice):
-                continue
-            out.append(box)
+            far.append(((x, y, w, h), box))
+    if not derived:
+        return [box for _, box in far][:NEGATIVES_PER_PHOTO]
+    looks = looks_like_a_die(loaded.image, [b for b, _ in far]) if (looks_like_a_die and far) else [True] * len(far)
+    out = [box for (_, box), die in zip(far, looks) if not may_be_a_left_out_die(box, (ow, oh), photo.dice, bool(die))]
     return out[:NEGATIVES_PER_PHOTO]
 
 

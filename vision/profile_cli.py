@@ -47,18 +47,25 @@ def add_learn_parsers(sub: argparse._SubParsersAction) -> None:
 
 
 def _proposals():
-    """The shipped detector's candidate boxes that the reader would classify (working pixels),
-    or None when the shipped model cannot be loaded (the dice are still added)."""
+    """(the shipped detector's candidate boxes that the reader would classify, in working pixels;
+    whether the shipped classifier finds each of some boxes a die, ``CUT_DIE_FROM``), or (None, None)
+    when the shipped model cannot be loaded (the dice are still added)."""
     from vision.model import DiceModel, ModelConfig
+    from vision.profile import CUT_DIE_FROM
     from vision.runtime import create_runtime
 
     try:
         cfg = ModelConfig()
         det = DiceModel.from_files(create_runtime, config=cfg)
     except Exception:  # noqa: BLE001 - no negatives without a model; the dice still count
-        return None
+        return None, None
     floor = cfg.min_det_score ** 2
-    return lambda image: [b for b, peak in det.detect(image) if peak >= floor]
+
+    def looks_like_a_die(image, boxes):
+        return [bool(p >= CUT_DIE_FROM) for p in det.classify(image, boxes)[2]]
+
+    return ((lambda image: [b for b, peak in det.detect(image) if peak >= floor]),
+            None if CUT_DIE_FROM is None else looks_like_a_die)
 
 
 def run_learner(profile: Path, out: TextIO, err: TextIO, extra: list[str] | None = None) -> int:
@@ -84,7 +91,8 @@ def cmd_learn(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise CliError(f"error: {exc}; nothing was added") from None
     profile = TableProfile(args.profile)
     try:
-        added = profile.add_photos(photos, proposals=_proposals(), derived=True)
+        proposals, looks_like_a_die = _proposals()
+        added = profile.add_photos(photos, proposals=proposals, derived=True, looks_like_a_die=looks_like_a_die)
     except (ProfileError, LabelsError) as exc:
         raise CliError(f"error: {exc}; nothing was added") from None
     total = profile.dice()

@@ -498,3 +498,45 @@ def test_derived_negatives_leave_out_boxes_that_may_be_a_left_out_die(tmp_path, 
     assert got["negatives"] == kept
     boxes = sorted(tuple(round(v) for v in d.box) for d in prof.dice() if not d.die)
     assert (far in boxes) and ((border in boxes) is not derived) and ((behind in boxes) is not derived)
+
+
+def test_derived_negatives_take_a_border_box_that_looks_like_no_die(tmp_path):
+    """(stop 69) With ``looks_like_a_die`` (``vision learn``: the shipped classifier's die
+    probability at least ``CUT_DIE_FROM``), a border box it finds no die is "not a die"; one it finds
+    a die may be a cut die and is left out; a box behind a confirmed die is left out either way."""
+    img = np.full((200, 400, 3), 90, np.uint8)
+    cv2.imwrite(str(tmp_path / "p.png"), img)
+    die = {"box": [100, 80, 40, 40], "value": 3, "colour": "red"}
+    (tmp_path / "l.jsonl").write_text(json.dumps({"image": "p.png", "dice": [die]}) + "\n")
+    cable, cut, behind = (0, 80, 40, 40), (360, 10, 40, 40), (139, 60, 50, 40)
+    asked = []
+
+    def looks(image, boxes):
+        asked.append(list(boxes))
+        return [b != cable for b in boxes]
+
+    prof = TableProfile(tmp_path / "prof")
+    got = prof.add_photos(parse_labels(tmp_path / "l.jsonl"), proposals=lambda im: [cable, cut, behind],
+                          derived=True, looks_like_a_die=looks)
+    assert got["negatives"] == 1
+    assert [tuple(round(v) for v in d.box) for d in prof.dice() if not d.die] == [cable]
+    assert asked and cable in asked[0]
+
+
+
+def test_learn_cli_asks_the_shipped_classifier_about_border_boxes(monkeypatch):
+    """``vision learn``'s proposals: with ``CUT_DIE_FROM`` set, the second callable reads boxes with
+    the shipped classifier (a flag per box, its die probability against the bar); None (as before
+    stop 69): no second callable, every border box may be a cut die."""
+    import vision.profile as profile_mod
+    from vision.profile_cli import _proposals
+
+    img = np.full((240, 320, 3), 150, np.uint8)
+    boxes = [(0.0, 0.0, 40.0, 40.0), (100.0, 100.0, 50.0, 50.0)]
+    monkeypatch.setattr(profile_mod, "CUT_DIE_FROM", None)
+    proposals, looks = _proposals()
+    assert callable(proposals) and looks is None
+    monkeypatch.setattr(profile_mod, "CUT_DIE_FROM", 0.0)
+    assert _proposals()[1](img, boxes) == [True, True]
+    monkeypatch.setattr(profile_mod, "CUT_DIE_FROM", 1.01)
+    assert _proposals()[1](img, boxes) == [False, False]
