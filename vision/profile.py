@@ -720,9 +720,9 @@ BORDER_SHARE = 0.01  # a derived box this close to the photo's edge (share of it
 #: (stop 69) a derived box at the photo's border may be a die cut by the frame only where the shipped
 #: classifier's die probability (its views averaged) is at least this; below it, the box is "not a
 #: die" like any other (on real photos a cable at the edge taught the adapted classifier nothing, and
-#: it read it as a die after learning). LuxCore tables' cut dice: 0.91-1.0 (50 of 50). None: every
-#: border box may be a cut die (as before).
-CUT_DIE_FROM: float | None = None
+#: it read it as a die after learning). LuxCore tables' cut dice: 0.91-1.0 (50 of 50). Kept by rule C
+#: (docs/vision-history.md, stop 69). None: every border box may be a cut die (as before it).
+CUT_DIE_FROM: float | None = 0.5
 
 
 def may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[int, int],

@@ -230,13 +230,13 @@ def test_vision_learn_then_read_with_the_profile(tmp_path):
     (cache / f"replay-{L.REPLAY_SEED}-6-v{L.REPLAY_VERSION}.npz").rename(
         cache / f"replay-{L.REPLAY_SEED}-60-v{L.REPLAY_VERSION}.npz")
     out, err = io.StringIO(), io.StringIO()
-    code = main(["learn", "--profile", str(tmp_path / "prof"), str(labels), "--steps", "12", "--cache", str(cache)],
+    code = main(["learn", "--profile", str(tmp_path / "prof"), str(labels), "--steps", "24", "--cache", str(cache)],
                 out=out, err=err)
     assert code == 0, err.getvalue()
     text = out.getvalue()
     assert "added" in text and "learned from" in text and "s in all" in text and "adopted" in text
     model = TableProfile(tmp_path / "prof").current_model()
-    assert model is not None
+    assert model is not None, text
     out = io.StringIO()
     image = str(tmp_path / "scene30.jpg")
     assert main(["read", "--json", "--profile", str(tmp_path / "prof"), image], out=out, err=io.StringIO()) == 0
