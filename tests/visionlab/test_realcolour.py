@@ -111,3 +111,23 @@ def test_pip_styles():
     assert set(mixed.values()) == {"dark", "light"}
     with pytest.raises(ValueError, match="pips"):
         pip_styles(5, "gold")
+
+
+def test_render_one_colour_as_mosaics(tmp_path):
+    src = tmp_path / "src"
+    (src / "images" / "valid").mkdir(parents=True)
+    (src / "labels" / "valid").mkdir(parents=True)
+    for k in range(5):   # 4 make a 2x2 mosaic, the fifth is left out
+        cv2.imwrite(str(src / "images" / "valid" / f"p{k}.jpg"), desk_with_die(k))
+        (src / "labels" / "valid" / f"p{k}.txt").write_text(f"{k} 0.375 0.4 0.1 0.1\n")
+    counts = render(src, "valid", tmp_path / "out", seed=1, pips="light", quality=95,
+                    boxes_for=lambda path, labels: [(list(BOX), v) for v, _, _ in labels],
+                    colours=["blue"], mosaic=2)
+    assert counts == {"photos": 1, "dice": 4, "left_out": 1}
+    _, scenes = load_domain_dir(tmp_path / "out")
+    (image, truths), = scenes
+    assert cv2.imread(str(image)).shape == (400, 480, 3)
+    assert [t.colour for t in truths] == ["blue"] * 4 and [t.value for t in truths] == [1, 2, 3, 4]
+    assert [t.box[:2] for t in truths] == [(60, 50), (300, 50), (60, 250), (300, 250)]
+    with pytest.raises(ValueError, match="colours"):
+        render(src, "valid", tmp_path / "x", seed=1, pips="light", quality=95, boxes_for=lambda p, l: [], colours=["pink"])

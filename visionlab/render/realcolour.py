@@ -133,13 +133,14 @@ def paint_die(image: np.ndarray, box: Sequence[float], rgb: Sequence[float], pip
 def paint_photo(image: np.ndarray, boxes: Sequence[Sequence[float]], values: Sequence[int],
                 palette: dict[str, tuple[float, float, float]], rng: np.random.Generator,
                 pips: str | dict[str, str]) -> list[dict[str, Any]] | None:
-    """Paint every die of a photo (each its colour drawn from ``rng``); the truth records, or None
-    (the photo left out) where a die has no body. ``image`` is changed only when every die paints.
+    """Paint every die of a photo (each its colour drawn from ``rng`` among ``palette``'s); the truth
+    records, or None (the photo left out) where a die has no body. ``image`` is changed only when every die paints.
     ``pips``: one paint for every die, or each colour's (:func:`pip_styles`)."""
     work = image.copy()
     truths = []
     for box, value in zip(boxes, values):
-        colour = COLOURS[int(rng.integers(len(COLOURS)))]
+        names = [c for c in COLOURS if c in palette]
+        colour = names[int(rng.integers(len(names)))]
         if not paint_die(work, box, palette[colour], pips if isinstance(pips, str) else pips[colour]):
             return None
         truths.append({"colour": colour, "value": int(value), "box": [round(float(v), 2) for v in box],
@@ -166,21 +167,42 @@ def shipped_boxes(reader: Any) -> Callable[[Path, list[tuple[int, float, float]]
 
 
 def render(source: Path, split: str, out: Path, seed: int, pips: str, quality: int,
-           boxes_for: Callable[[Path, list[tuple[int, float, float]]], list[tuple[list[float], int]] | None]) -> dict[str, int]:
+           boxes_for: Callable[[Path, list[tuple[int, float, float]]], list[tuple[list[float], int]] | None],
+           colours: Sequence[str] = COLOURS, mosaic: int = 1) -> dict[str, int]:
     """Write the domain directory (module doc); returns counts: photos written, dice painted,
-    photos left out."""
+    photos left out. ``colours``: the colours drawn (e.g. only "blue": a photo set of one colour);
+    ``mosaic`` K > 1: every K x K painted photos of the first one's size become one photo (the
+    dice K times smaller to the detector's first pass, as in a phone photo of the whole table; a
+    last incomplete mosaic and photos of another size are left out)."""
     from visionlab.bench.sets import read_yolo_labels
 
     images = sorted((source / "images" / split).glob("*.jpg"))
     if not images:
         raise ValueError(f"{source / 'images' / split}: no .jpg photos")
+    bad = [c for c in colours if c not in COLOURS]
+    if bad or not colours:
+        raise ValueError(f"colours must be among {', '.join(COLOURS)}, not {', '.join(bad) or 'none'}")
+    if mosaic < 1:
+        raise ValueError(f"mosaic must be 1 or more, not {mosaic}")
     palette = table_palette(seed)
     styles = pip_styles(seed, pips)
     out.mkdir(parents=True, exist_ok=True)
     (out / "domain.json").write_text(json.dumps(
         {"domain": "real-painted", "renderer": "real photos, dice painted (visionlab.render.realcolour)",
-         "source": f"{source.name}/{split}", "seed": seed, "pips": pips, "pip_styles": styles, "palette": palette}, indent=1) + "\n")
+         "source": f"{source.name}/{split}", "seed": seed, "pips": pips, "pip_styles": styles, "palette": palette,
+         "colours": list(colours), "mosaic": mosaic}, indent=1) + "\n")
     counts = {"photos": 0, "dice": 0, "left_out": 0}
+    batch: list[tuple[np.ndarray, list[dict[str, Any]], str]] = []
+
+    def write(image: np.ndarray, truths: list[dict[str, Any]], what: str) -> None:
+        stem = f"{counts['photos']:05d}"
+        cv2.imwrite(str(out / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        record = {"image": f"{stem}.jpg", "source": f"{what} painted, seed {seed}, pips {pips}",
+                  "width": image.shape[1], "height": image.shape[0], "dice": truths}
+        (out / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n")
+        counts["photos"] += 1
+        counts["dice"] += len(truths)
+
     for n, path in enumerate(images):
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
@@ -191,17 +213,22 @@ def render(source: Path, split: str, out: Path, seed: int, pips: str, quality: i
         found = boxes_for(path, labels) if labels else []
         rng = np.random.default_rng([seed, n])
         truths = None if found is None else paint_photo(image, [b for b, _ in found], [v for _, v in found],
-                                                        palette, rng, styles)
-        if truths is None:
+                                                        {c: palette[c] for c in colours}, rng, styles)
+        if truths is None or (batch and image.shape != batch[0][0].shape):
             counts["left_out"] += 1
             continue
-        stem = f"{counts['photos']:05d}"
-        cv2.imwrite(str(out / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        record = {"image": f"{stem}.jpg", "source": f"{source.name}/{split}/{path.name} painted, seed {seed}, pips {pips}",
-                  "width": W, "height": H, "dice": truths}
-        (out / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n")
-        counts["photos"] += 1
-        counts["dice"] += len(truths)
+        if mosaic == 1:
+            write(image, truths, f"{source.name}/{split}/{path.name}")
+            continue
+        batch.append((image, truths, path.name))
+        if len(batch) == mosaic * mosaic:
+            canvas = np.concatenate([np.concatenate([im for im, _, _ in batch[r * mosaic:(r + 1) * mosaic]], axis=1)
+                                     for r in range(mosaic)], axis=0)
+            moved = [dict(t, box=[round(t["box"][0] + (k % mosaic) * W, 2), round(t["box"][1] + (k // mosaic) * H, 2),
+                                  *t["box"][2:]]) for k, (_, ts, _) in enumerate(batch) for t in ts]
+            write(canvas, moved, f"{source.name}/{split}/{batch[0][2]}..{batch[-1][2]} ({mosaic}x{mosaic})")
+            batch = []
+    counts["left_out"] += len(batch)
     return counts
 
 
@@ -217,11 +244,14 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seed", type=int, required=True)
     r.add_argument("--quality", type=int, default=95, help="JPEG quality of the painted photos")
     r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--colours", default=",".join(COLOURS), help="the colours drawn, comma-separated (default: all five)")
+    r.add_argument("--mosaic", type=int, default=1, metavar="K", help="K x K photos make one (dice K times smaller)")
     args = ap.parse_args(argv)
     from vision.reader import DiceReader
 
     counts = render(args.source, args.split, args.out, args.seed, args.pips, args.quality,
-                    shipped_boxes(DiceReader.from_files(threads=1)))
+                    shipped_boxes(DiceReader.from_files(threads=1)),
+                    colours=[c.strip() for c in args.colours.split(",") if c.strip()], mosaic=args.mosaic)
     print(f"{args.out}: {counts['photos']} photos, {counts['dice']} dice painted, {counts['left_out']} photos left out")
     return 0
 
