@@ -131,3 +131,27 @@ def test_render_one_colour_as_mosaics(tmp_path):
     assert [t.box[:2] for t in truths] == [(60, 50), (300, 50), (60, 250), (300, 250)]
     with pytest.raises(ValueError, match="colours"):
         render(src, "valid", tmp_path / "x", seed=1, pips="light", quality=95, boxes_for=lambda p, l: [], colours=["pink"])
+
+
+def test_the_recipe_lists_every_painted_set_the_docs_name():
+    """visionlab/recipes/painted-sets.sh makes the sets docs/vision.md names (stop 69), each
+    with arguments the CLI takes."""
+    import subprocess
+    from pathlib import Path
+
+    from visionlab.render import realcolour
+
+    root = Path(__file__).resolve().parents[2]
+    listed = subprocess.run(["bash", str(root / "visionlab/recipes/painted-sets.sh"), "--list"], capture_output=True,
+                            text=True, check=True, timeout=30).stdout.split("\n")
+    docs = (root / "docs/vision.md").read_text()
+    outs = []
+    for line in filter(None, listed):
+        args = line.split()
+        out = args[args.index("--out") + 1]
+        name = Path(out).name
+        outs.append(name)
+        assert f"`{name}`" in docs, name
+        parsed = realcolour.build_parser().parse_args(["render", *args])
+        assert parsed.out == Path(out)
+    assert len(outs) == 7 and len(set(outs)) == 7

@@ -232,7 +232,8 @@ def render(source: Path, split: str, out: Path, seed: int, pips: str, quality: i
     return counts
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The CLI's parser (``render`` and its options)."""
     from visionlab.bench.sets import DEFAULT_REAL
 
     ap = argparse.ArgumentParser(prog="python -m visionlab.render.realcolour", description=__doc__.split("\n\n")[0])
@@ -246,7 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--colours", default=",".join(COLOURS), help="the colours drawn, comma-separated (default: all five)")
     r.add_argument("--mosaic", type=int, default=1, metavar="K", help="K x K photos make one (dice K times smaller)")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     from vision.reader import DiceReader
 
     counts = render(args.source, args.split, args.out, args.seed, args.pips, args.quality,
