@@ -67,6 +67,17 @@ def _centre_in(a: Sequence[float], b: Sequence[float]) -> bool:
     return b[0] <= cx <= b[0] + b[2] and b[1] <= cy <= b[1] + b[3]
 
 
+def centres_in(boxes: Sequence[Sequence[float]], others: Sequence[Sequence[float]] | None = None) -> np.ndarray:
+    """[i, j]: whether box i's centre lies in box j of ``others`` (default ``boxes``): ``_centre_in``
+    for every pair at once, the same float64 steps (stop 69: the cross-pass merge of a patterned
+    table top's few hundred boxes)."""
+    a = np.asarray(boxes, np.float64).reshape(-1, 4)
+    b = a if others is None else np.asarray(others, np.float64).reshape(-1, 4)
+    cx, cy = (a[:, 0] + a[:, 2] / 2)[:, None], (a[:, 1] + a[:, 3] / 2)[:, None]
+    return ((b[None, :, 0] <= cx) & (cx <= (b[:, 0] + b[:, 2])[None, :])
+            & (b[None, :, 1] <= cy) & (cy <= (b[:, 1] + b[:, 3])[None, :]))
+
+
 def union_candidates(shipped: list[tuple[tuple[float, float, float, float], float]],
                      table: list[tuple[tuple[float, float, float, float], float]], floor: float,
                      iou: float = 0.3) -> list[tuple[tuple[float, float, float, float], float, bool]]:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 import cv2
 import numpy as np
 
-from .boxes import _centre_in, _iou, cut_by_border, drop_same_read, nms, suppressed_by, union_candidates
+from .boxes import _centre_in, _iou, centres_in, cut_by_border, drop_same_read, nms, suppressed_by, union_candidates
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
 COLOUR_CLASSES: tuple[str, ...] = COLOURS + ("other",)
@@ -505,11 +505,14 @@ class DiceModel:
             # stays (stop 63, rule F3; kept with the single finer input in stop 64, rule F5; the tiles of a
             # fixed-size detector merge as before). Dice side by side are not one: neither centre
             # is in the other.
-            kept: list[int] = []
-            for i in keep:   # best first
-                if not any((i < first_n) != (j < first_n) and _centre_in(raw.boxes[i], raw.boxes[j])
-                           and _centre_in(raw.boxes[j], raw.boxes[i]) for j in kept):
-                    kept.append(i)
+            inside = centres_in([raw.boxes[i] for i in keep])
+            first = np.array([i < first_n for i in keep], bool)
+            clash = inside & inside.T & (first[:, None] != first[None, :])
+            at: list[int] = []
+            for k in range(len(keep)):   # best first
+                if not clash[k, at].any():
+                    at.append(k)
+            kept = [keep[k] for k in at]
             gone = set(keep) - set(kept)
             if not (cfg.merged_hide_nothing and gone and self._hid_any(raw, set(keep), gone)):
                 return kept

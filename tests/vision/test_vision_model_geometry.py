@@ -327,6 +327,22 @@ def test_nms_keeps_what_the_pair_rule_keeps_box_by_box():
             assert nms(boxes, scores, iou, contained) == _nms_as_a_loop(boxes, scores, iou, contained)
 
 
+def test_centres_in_is_the_pair_rule_for_every_pair():
+    """``centres_in`` (the cross-pass merge, stop 69) against ``_centre_in`` pair by pair, boxes on
+    a coarse grid so that centres fall on edges too."""
+    from vision.boxes import _centre_in, centres_in
+
+    rng = np.random.default_rng(69)
+    for _ in range(300):
+        n = int(rng.integers(0, 30))
+        boxes = [tuple(float(v) for v in (rng.integers(0, 12) * 5, rng.integers(0, 12) * 5,
+                                          rng.integers(0, 5) * 10, rng.integers(0, 5) * 10)) for _ in range(n)]
+        ref = np.array([[_centre_in(a, b) for b in boxes] for a in boxes], bool).reshape(n, n)
+        assert np.array_equal(centres_in(boxes), ref)
+        if n:
+            assert np.array_equal(centres_in(boxes[:1], boxes), ref[:1])
+
+
 def test_classifier_mirror_views_keep_the_image_up():
     img = np.zeros((480, 640, 3), np.uint8)
     left_lit, top_lit = (100, 100, 100, 100), (400, 200, 100, 100)
