@@ -151,8 +151,11 @@ class ReaderConfig:
     # it. Off (None) from v16: on the LuxCore pool it confirmed side faces of steep views (a 6 or 5
     # read as the 3 on its side), and the calibration rule gives v16 more sure and right reads
     # without it (577 against 308 of 906; docs/vision-history.md, v16). ``python -m vision bench
-    # --pip-check`` measures with it (``PIP_CONFIRM_FROM``).
-    pip_confirm_from: float | None = None
+    # --pip-check`` measures with it (``PIP_CONFIRM_FROM``). On again since stop 69 (rule Q): on real
+    # photos (the real white dice, and the same photos with their dice painted) it made 0.4-3.1
+    # points more hands-free with no sure read wrong more; on fresh LuxCore sets it changed 1-2 reads
+    # a set, none wrong (docs/vision-history.md, stop 69). ``--no-pip-check`` reads without it.
+    pip_confirm_from: float | None = PIP_CONFIRM_FROM
     pip_doubt_factor: float = 0.05
     pip_confirm_min: int = 3
 

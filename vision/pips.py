@@ -14,9 +14,10 @@ holds hands-free back on the Blender set). A pip count is another kind of eviden
 geometry rather than learned from the same images, so when the two agree on a read that the
 model alone held just below sure, the read is very likely right. The rule that uses it
 (``vision.reader.decide``, ``ReaderConfig.pip_confirm_from``) was chosen on the Blender tuning
-set with the Blender-free model v10 (docs/vision-history.md). The shipped reader does not use it from
-model v16 (``ReaderConfig.pip_confirm_from`` is None): on LuxCore scenes it confirmed the 3 on the side face of
-steeply seen dice, which a count of blobs cannot tell from the top face.
+set with the Blender-free model v10 (docs/vision-history.md). The shipped reader did not use it from
+model v16 to stop 68 (on LuxCore scenes it confirmed the 3 on the side face of steeply seen dice, which a
+count of blobs cannot tell from the top face); it is on again since stop 69 (rule Q: on real photos it
+made more reads sure and none wrong).
 """
 
 from __future__ import annotations

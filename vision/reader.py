@@ -19,7 +19,7 @@ Decisions (see docs/vision.md):
   the image (``centre_y_share``), P(value) is multiplied by one minus the other view's
   probability for its own value; where that view reads the same value, P(value) is the surer
   view's (``turned_agreement_lifts``, stop 66);
-* the pip check (``vision.pips``; off from model v16: ``pip_confirm_from`` None): an unsure
+* the pip check (``vision.pips``; off from model v16 to stop 68, on again since stop 69): an unsure
   read whose value probability is at least ``pip_confirm_from`` is counted again by a plain
   OpenCV pip counter; when the counter finds the same face (3 pips or more, pattern checked),
   the value's doubt is multiplied by ``pip_doubt_factor``; it never changes a value;

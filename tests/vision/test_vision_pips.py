@@ -134,14 +134,16 @@ def test_an_agreeing_pip_count_makes_a_near_sure_read_sure() -> None:
     assert d.value_confidence == pytest.approx(1 - 0.2 * DEFAULT_READER.pip_doubt_factor)
 
 
-def test_the_shipped_reader_does_not_count_pips(monkeypatch) -> None:
-    """Off from v16 (docs/vision-history.md): the same read stays as the model made it, and the
-    counter is never run."""
-    calls = []
-    monkeypatch.setattr(reader_mod, "count_pips", lambda *a, **k: calls.append(a) or None)
+def test_the_shipped_reader_counts_pips_and_can_do_without() -> None:
+    """On again since stop 69 (rule Q, docs/vision-history.md): the shipped reader confirms an unsure
+    read the counter agrees with; switched off (``pip_confirm_from`` None, off from v16 to stop 68)
+    the same read stays as the model made it."""
     img, box = drawn_die(4)
+    assert DEFAULT_READER.pip_confirm_from == PIP_CONFIRM_FROM
     (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)])).read(img).dice
-    assert DEFAULT_READER.pip_confirm_from is None and not calls
+    assert d.value == 4 and d.pip_confirmed and d.value_confidence > 0.8
+    off = dataclasses.replace(DEFAULT_READER, pip_confirm_from=None)
+    (d,) = DiceReader(Scripted([raw_for(box, 4, vp=0.8)]), config=off).read(img).dice
     assert d.value == 4 and not d.pip_confirmed and d.value_confidence == pytest.approx(0.8)
 
 

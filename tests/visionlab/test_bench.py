@@ -401,7 +401,7 @@ class Scripted:  # a model that finds no die (the bench test of the pip check: t
 
 
 def test_the_bench_can_measure_with_and_without_the_pip_check(tmp_path, monkeypatch) -> None:
-    """`python -m vision bench` measures the shipped reader (check off from v16); `--pip-check`
+    """`python -m vision bench` measures the shipped reader (the check on since stop 69); `--pip-check`
     switches it on and `--no-pip-check` off, and the report says which (for comparisons)."""
     import io
     import json
@@ -416,7 +416,7 @@ def test_the_bench_can_measure_with_and_without_the_pip_check(tmp_path, monkeypa
         return DiceReader(Scripted(), config=kw["config"])
 
     monkeypatch.setattr(DiceReader, "from_files", staticmethod(from_files))
-    for flag, on in (([], False), (["--pip-check"], True), (["--no-pip-check"], False)):
+    for flag, on in (([], True), (["--pip-check"], True), (["--no-pip-check"], False)):
         out = io.StringIO()
         argv = ["--json", "--no-real", "--no-domains", "--synthetic-count", "0", "--speed-runs", "0", *flag]
         assert main(argv, reader_factory=default_reader_factory, out=out, err=io.StringIO()) == 0
