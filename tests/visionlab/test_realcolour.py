@@ -154,4 +154,4 @@ def test_the_recipe_lists_every_painted_set_the_docs_name():
         assert f"`{name}`" in docs, name
         parsed = realcolour.build_parser().parse_args(["render", *args])
         assert parsed.out == Path(out)
-    assert len(outs) == 7 and len(set(outs)) == 7
+    assert len(outs) == 8 and len(set(outs)) == 8
