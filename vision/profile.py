@@ -717,12 +717,17 @@ def _pid_alive(pid: int) -> bool:
 
 
 BORDER_SHARE = 0.01  # a derived box this close to the photo's edge (share of its longer side) may be a cut die
-#: (stop 69) a derived box at the photo's border may be a die cut by the frame only where the shipped
-#: classifier's die probability (its views averaged) is at least this; below it, the box is "not a
-#: die" like any other (on real photos a cable at the edge taught the adapted classifier nothing, and
-#: it read it as a die after learning). LuxCore tables' cut dice: 0.91-1.0 (50 of 50). Kept by rule C
-#: (docs/vision-history.md, stop 69). None: every border box may be a cut die (as before it).
+#: (stop 69, rule C) a derived box at the border may be a die cut by the frame only where the shipped
+#: classifier's die probability is at least this (LuxCore's cut dice: 0.91-1.0); below it, "not a die"
+#: (a cable at a real photo's edge). None: every border box may be a cut die (as before).
 CUT_DIE_FROM: float | None = 0.5
+
+
+def _at_border(box: tuple[float, float, float, float], size: tuple[int, int]) -> bool:
+    """Whether ``box`` (original pixels) lies within ``BORDER_SHARE`` of the photo's edge."""
+    (x, y, w, h), (ow, oh) = box, size
+    m = BORDER_SHARE * max(ow, oh)
+    return x <= m or y <= m or x + w >= ow - m or y + h >= oh - m
 
 
 def may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[int, int],
@@ -731,11 +736,9 @@ def may_be_a_left_out_die(box: tuple[float, float, float, float], size: tuple[in
     the photo's border (unless ``may_be_cut`` is false: nothing there looks like a die), or one
     overlapping a confirmed die (a die behind another). Labels list the wholly framed dice; such
     boxes are not negatives (docs/vision.md, "Boxes the player removed")."""
-    x, y, w, h = box
-    ow, oh = size
-    m = BORDER_SHARE * max(ow, oh)
-    if may_be_cut and (x <= m or y <= m or x + w >= ow - m or y + h >= oh - m):
+    if may_be_cut and _at_border(box, size):
         return True
+    x, y, w, h = box
     return any(min(x + w, d.box[0] + d.box[2]) > max(x, d.box[0]) and min(y + h, d.box[1] + d.box[3]) > max(y, d.box[1])
                for d in dice)
 
@@ -762,8 +765,11 @@ def _negatives(loaded: Any, photo: LabelledPhoto,
             far.append(((x, y, w, h), box))
     if not derived:
         return [box for _, box in far][:NEGATIVES_PER_PHOTO]
-    looks = looks_like_a_die(loaded.image, [b for b, _ in far]) if (looks_like_a_die and far) else [True] * len(far)
-    out = [box for (_, box), die in zip(far, looks) if not may_be_a_left_out_die(box, (ow, oh), photo.dice, bool(die))]
+    # only a box at the border needs the classifier's word (whether it may be a die cut by the frame)
+    border = [k for k, (_, box) in enumerate(far) if _at_border(box, (ow, oh))] if looks_like_a_die else []
+    looks = dict(zip(border, looks_like_a_die(loaded.image, [far[k][0] for k in border]))) if border else {}
+    out = [box for k, (_, box) in enumerate(far)
+           if not may_be_a_left_out_die(box, (ow, oh), photo.dice, bool(looks.get(k, True)))]
     return out[:NEGATIVES_PER_PHOTO]
 
 

@@ -48,7 +48,8 @@ def add_learn_parsers(sub: argparse._SubParsersAction) -> None:
 
 def _proposals():
     """(the shipped detector's candidate boxes that the reader would classify, in working pixels;
-    whether the shipped classifier finds each of some boxes a die, ``CUT_DIE_FROM``), or (None, None)
+    whether the shipped classifier finds each of the boxes it is given (those at the photo's border) a
+    die, ``CUT_DIE_FROM``), or (None, None)
     when the shipped model cannot be loaded (the dice are still added)."""
     from vision.model import DiceModel, ModelConfig
     from vision.profile import CUT_DIE_FROM

@@ -134,12 +134,12 @@ def paint_photo(image: np.ndarray, boxes: Sequence[Sequence[float]], values: Seq
                 palette: dict[str, tuple[float, float, float]], rng: np.random.Generator,
                 pips: str | dict[str, str]) -> list[dict[str, Any]] | None:
     """Paint every die of a photo (each its colour drawn from ``rng`` among ``palette``'s); the truth
-    records, or None (the photo left out) where a die has no body. ``image`` is changed only when every die paints.
-    ``pips``: one paint for every die, or each colour's (:func:`pip_styles`)."""
+    records, or None (the photo left out) where a die has no body. ``image`` is changed only when
+    every die paints. ``pips``: one paint for every die, or each colour's (:func:`pip_styles`)."""
     work = image.copy()
     truths = []
+    names = [c for c in COLOURS if c in palette]
     for box, value in zip(boxes, values):
-        names = [c for c in COLOURS if c in palette]
         colour = names[int(rng.integers(len(names)))]
         if not paint_die(work, box, palette[colour], pips if isinstance(pips, str) else pips[colour]):
             return None
