@@ -77,6 +77,32 @@ def test_recall_by_size_is_counted_for_every_scored_die() -> None:
     assert "die size" in format_by_size({"x": s}) and format_by_size({"y": {"dice": 0}}) == ""
 
 
+def test_hands_free_by_size_counts_game_dice_read_sure_and_right() -> None:
+    from visionlab.render.synth.scene import DieTruth
+
+    class D:
+        def __init__(self, box, value=3, unsure=False):
+            self.box, self.colour, self.value, self.unsure = box, "red", value, unsure
+            self.confidence, self.value_confidence, self.det_score = 0.99, 0.99, 0.9
+
+        def to_json(self):
+            return {}
+
+    truths = [DieTruth("red", 3, b, b, False, 1.0) for b in
+              ((0, 0, 100, 90), (200, 0, 100, 100), (400, 0, 100, 100), (600, 0, 60, 60))]
+    truths.append(DieTruth("other", 3, (800, 0, 100, 100), (800, 0, 100, 100), False, 1.0))
+    reads = [D((0, 0, 100, 90)), D((200, 0, 100, 100), value=5), D((400, 0, 100, 100), unsure=True),
+             D((600, 0, 60, 60)), D((800, 0, 100, 100))]
+    tally = Tally()
+    score_synthetic_image(tally, reads, truths, match=match_by_centre_distance)
+    groups = tally.summary()["by_size"]
+    # 80-120 px: four dice, three of the game; one sure and right (wrong value, unsure, another game's)
+    assert groups["die size 80-120 px"]["dice"] == 4 and groups["die size 80-120 px"]["hands_free"] == pytest.approx(1 / 3, abs=1e-5)
+    assert groups["die size <80 px"]["hands_free"] == 1.0
+    text = format_by_size({"x": tally.summary()})
+    assert "hands-free by die size, x: <80 px: 100.0%  80-120 px: 33.3%" in text
+
+
 def test_the_large_domain_in_the_bench(reader: DiceReader) -> None:
     s = bench_large(reader, 1)
     assert s["images"] == 1 and s["dice"] >= 10

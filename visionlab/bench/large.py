@@ -1,5 +1,5 @@
-"""Large photos with small dice (issue 38 item 6): a seeded domain of phone-sized renders, recall by
-die size in pixels for every domain with boxes, and the 12-megapixel speed figure.
+"""Large photos with small dice (issue 38 item 6): a seeded domain of phone-sized renders, recall and
+hands-free by die size in pixels for every domain with boxes, and the 12-megapixel speed figure.
 
 The domain ``synth-large-12mp``: scene ``i`` of seed ``LARGE_SEED`` comes from
 ``default_rng([LARGE_SEED, i])`` and ``visionlab.render.synth.render_scene`` at a phone size
@@ -117,15 +117,22 @@ def by_size(summary: dict[str, Any]) -> list[tuple[str, int, float | None]]:
             if label in groups and groups[label]["dice"]]
 
 
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{100 * rate:.1f}%"
+
+
 def format_by_size(domains: dict[str, Any]) -> str:
-    """One line per domain with boxes: recall in each die-size bin."""
+    """Two lines per domain with boxes: recall, then hands-free (of its game dice), in each die-size bin."""
     lines = []
     for name in sorted(domains, key=lambda n: (domains[n].get("trained_on", False), n)):
         rows = by_size(domains[name])
-        if rows:
-            cells = "  ".join(f"{label[len(SIZE_PREFIX):]}: {'-' if r is None else f'{100 * r:.1f}%'} ({n})"
-                              for label, n, r in rows)
-            lines.append(f"recall by die size, {name}: {cells}")
+        if not rows:
+            continue
+        groups = domains[name]["by_size"]
+        cells = "  ".join(f"{label[len(SIZE_PREFIX):]}: {_pct(r)} ({n})" for label, n, r in rows)
+        lines.append(f"recall by die size, {name}: {cells}")
+        cells = "  ".join(f"{label[len(SIZE_PREFIX):]}: {_pct(groups[label].get('hands_free'))}" for label, _, _ in rows)
+        lines.append(f"hands-free by die size, {name}: {cells}")
     return "\n".join(lines)
 
 

@@ -163,8 +163,9 @@ class Tally:
                 for k, (n, m, r) in sorted(self.by_group.items())
             }
         if self.by_size:
-            out["by_size"] = {k: {"dice": n, "recall": rate(m, n), "read_right": rate(r, n)}
-                              for k, (n, m, r) in sorted(self.by_size.items())}
+            out["by_size"] = {k: {"dice": n, "recall": rate(m, n), "read_right": rate(r, n),
+                                  "hands_free": rate(f, g)}
+                              for k, (n, m, r, g, f) in sorted(self.by_size.items())}
         if self.scored_reads:
             out["threshold_sweep"] = threshold_sweep(self.scored_reads)
         if self.wrong_confident_examples:
@@ -230,6 +231,7 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
     tally.truths += len(scored)
     tally.game_dice += sum(1 for t in scored if t.colour != "other")
     read_ok: dict[int, bool] = {}  # matched truth index -> colour AND value right
+    free_ok: set[int] = set()       # matched truth indices read sure and right (hands-free)
     for i, j in pairs:
         t, d = scored[j], dice[i]
         tally.predictions += 1
@@ -248,6 +250,8 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
         unsure = _value_unsure(d, tally.unsure_below) if value_only else d.unsure
         free = v_ok and c_ok and t.colour != "other" and not unsure
         tally.hands_free += int(free)
+        if free:
+            free_ok.add(j)
         no_tap &= free  # a read on another game's die is a chip to remove, right or not
     for j, t in enumerate(scored):
         for group in synthetic_groups(t, [o for o in truths if o is not t]):
@@ -255,10 +259,12 @@ def score_synthetic_image(tally: Tally, dice: Sequence[Any], truths: Sequence[An
             row[0] += 1
             row[1] += j in read_ok
             row[2] += read_ok.get(j, False)
-        row = tally.by_size.setdefault(size_label(t.box), [0, 0, 0])
+        row = tally.by_size.setdefault(size_label(t.box), [0, 0, 0, 0, 0])
         row[0] += 1
         row[1] += j in read_ok
         row[2] += read_ok.get(j, False)
+        row[3] += t.colour != "other"   # game dice: hands-free counts these
+        row[4] += j in free_ok
     for i, d in enumerate(dice):
         if i in matched_p:
             continue
