@@ -7,7 +7,8 @@ onnx) is not installed; 1 an unexpected failure (the last good model stays).
 
 ``ENCYCLOPEDIA_LEARN_STEPS`` (a whole number >= 1): the steps when ``--steps`` is not given, so
 that a test of the app (which starts this command itself, without options) can learn in fewer
-steps than ``learn.STEPS``; unset or empty: ``learn.STEPS``. Nothing else reads it.
+steps than the learner's own; unset or empty: the learner's own (``learn.steps_for``). Nothing else
+reads it.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_NO_EXTRA
     from vision.profile import TableProfile
 
-    from .learn import STEPS, LearnError, learn
+    from .learn import LearnError, learn
 
     if args.steps is None and os.environ.get(STEPS_ENV, "").strip():
         try:
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     log = (lambda m: sys.stderr.write(m + "\n")) if args.json else (lambda m: print(m, flush=True))
     try:
         report = learn(TableProfile(args.profile).path, cache_dir=args.cache, seed=args.seed,
-                       steps=args.steps or STEPS, threads=args.threads, log=log)
+                       steps=args.steps, threads=args.threads, log=log)
     except LearnError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2

@@ -65,7 +65,12 @@ HOLD_EVERY = 4
 #: table after one photo of three blue dice, every one a green die read as blue)
 MIN_TRAIN_COLOURS = 3
 JITTERS = 8
+#: the classifier's steps: ``STEPS`` up to ``STEPS_PHOTOS`` photos learned from, then as many passes
+#: over the table's crops as there, at most ``MAX_STEPS`` (stop 70, rule S: at 50 photos 80 steps were
+#: one pass, and a values-only profile's learn read its held-back dice no better): ``steps_for``
 STEPS = 80
+STEPS_PHOTOS = 10
+MAX_STEPS = 320
 BATCH_TABLE = 16
 BATCH_REPLAY = 16
 LR = 3e-4
@@ -254,16 +259,24 @@ def _model_in_use(profile: TableProfile) -> bool:
         return False
 
 
+def steps_for(photos: int) -> int:
+    """The classifier's training steps for a learn from ``photos`` photos (held-back ones not counted)."""
+    if photos <= STEPS_PHOTOS:
+        return STEPS
+    return min(MAX_STEPS, int(round(STEPS * photos / STEPS_PHOTOS)))
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: int = 0, steps: int = STEPS,
+def learn(profile_dir: str | Path, cache_dir: str | Path | None = None, seed: int = 0, steps: int | None = None,
           model_dir: str | Path | None = None, threads: int = 1,
           log: Callable[[str], None] = print) -> dict[str, Any]:
     """Adapt the classifier to the profile's dice (module doc). Returns the report (also the
     adopted model's ``model.json``); raises ``LearnError`` when nothing can be learned or another
-    learner holds the profile."""
+    learner holds the profile. ``steps``: the classifier's training steps (None: ``steps_for`` the
+    photos learned from)."""
     if not TableProfile(profile_dir).exists():
         raise LearnError(f"no table profile at {Path(profile_dir)}")
     with _Lock(Path(profile_dir)):
@@ -292,6 +305,8 @@ def _learn(profile_dir, cache_dir, seed, steps, model_dir, threads, log) -> dict
         raise LearnError(f"{profile.path}: no confirmed dice to learn from")
     trained_on = {"photos": len(train_photos), "dice": sum(d.die for d in train_dice),
                   "not_dice": sum(not d.die for d in train_dice)}
+    if steps is None:
+        steps = steps_for(len(train_photos))
     cache = Path(cache_dir) if cache_dir is not None else profile.path / CACHE_DIR
     with tempfile.TemporaryDirectory(prefix="learn-") as tmp:
         report, classifier = _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, cache, seed,

@@ -527,3 +527,20 @@ def test_a_second_peak_on_a_die_costs_and_a_neighbour_or_an_ignored_read_does_no
     logits, target = torch.zeros(hm.shape), torch.from_numpy(hm)   # a response (sigmoid 0.5) everywhere
     plain = float(D.head_loss(logits, target, torch.zeros(hm.shape)))
     assert float(D.head_loss(logits, target, torch.from_numpy(pen))) > plain
+
+
+def test_the_steps_grow_with_the_photos_learned_from():
+    """Rule S (stop 70): ``STEPS`` up to ten photos learned from, then as many passes over the
+    table's crops as at ten, at most ``MAX_STEPS``."""
+    assert [L.steps_for(n) for n in (0, 1, 8, 10)] == [L.STEPS] * 4
+    assert L.steps_for(15) == 120 and L.steps_for(38) == 304
+    assert L.steps_for(40) == L.MAX_STEPS == L.steps_for(400)
+
+
+def test_a_learn_without_steps_trains_the_learners_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(L, "STEPS", 3)
+    monkeypatch.setattr(L, "STEPS_PHOTOS", 1)   # every photo learned from past the first adds 3 steps
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 3)))   # 2 learned from, 1 held back
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", log=lambda m: None)
+    assert report["trained_on"]["photos"] == 2 and report["steps"] == 6 == L.steps_for(2)
