@@ -97,7 +97,8 @@ def test_hands_free_by_size_counts_game_dice_read_sure_and_right() -> None:
     score_synthetic_image(tally, reads, truths, match=match_by_centre_distance)
     groups = tally.summary()["by_size"]
     # 80-120 px: four dice, three of the game; one sure and right (wrong value, unsure, another game's)
-    assert groups["die size 80-120 px"]["dice"] == 4 and groups["die size 80-120 px"]["hands_free"] == pytest.approx(1 / 3, abs=1e-5)
+    mid = groups["die size 80-120 px"]
+    assert mid["dice"] == 4 and mid["hands_free"] == pytest.approx(1 / 3, abs=1e-5)
     assert groups["die size <80 px"]["hands_free"] == 1.0
     text = format_by_size({"x": tally.summary()})
     assert "hands-free by die size, x: <80 px: 100.0%  80-120 px: 33.3%" in text

@@ -131,7 +131,8 @@ def format_by_size(domains: dict[str, Any]) -> str:
         groups = domains[name]["by_size"]
         cells = "  ".join(f"{label[len(SIZE_PREFIX):]}: {_pct(r)} ({n})" for label, n, r in rows)
         lines.append(f"recall by die size, {name}: {cells}")
-        cells = "  ".join(f"{label[len(SIZE_PREFIX):]}: {_pct(groups[label].get('hands_free'))}" for label, _, _ in rows)
+        cells = "  ".join(f"{label[len(SIZE_PREFIX):]}: {_pct(groups[label].get('hands_free'))}"
+                          for label, _, _ in rows)
         lines.append(f"hands-free by die size, {name}: {cells}")
     return "\n".join(lines)
 
