@@ -1,5 +1,5 @@
 #!/bin/bash
-# The painted real photos of stop 69 (eight sets) (docs/vision-history.md, "Stop 69"; docs/vision.md, the learning
+# The painted real photos of stops 69-70 (nine sets) (docs/vision-history.md, "Stop 69"; docs/vision.md, the learning
 # curve's domains): ../shared/datasets/real-dice/matteo-white with every die painted in a game colour
 # by visionlab.render.realcolour, into data/realcol/ (git-ignored; the public photos are never copied
 # into the repository). Each set takes 10-60 s of one core; the shipped reader boxes the dice.
@@ -17,6 +17,7 @@ SETS=(
   "--split train --pips light --seed 6 --out data/realcol/real-painted-train-light-6"
   "--split valid --pips light --colours blue --mosaic 4 --seed 5 --out data/realcol/real-painted-valid-blue-mosaic4-5"
   "--split train --pips light --colours blue --mosaic 4 --seed 5 --out data/realcol/real-painted-train-blue-mosaic4-5"
+  "--split valid --pips mixed --seed 7 --out data/realcol/real-painted-valid-mixed-7"
 )
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${SETS[@]}"; exit 0; fi
 for s in "${SETS[@]}"; do
