@@ -140,7 +140,9 @@ class ModelConfig:
     # detector runs again on tiles of its own input size cut from the photo resized so that the
     # smallest candidate measures ``fine_target_px`` (no candidate: as fine as the tiles allow),
     # at most ``fine_max_tiles`` tiles overlapping by at least ``fine_overlap_px``; its candidates
-    # join the first pass's before NMS. None = off.
+    # join the first pass's before NMS. None = off. The reader's ONE finer input (``fine_max_px``
+    # below) is neither gated nor aimed so: it runs on every photo the first pass shrinks enough, at
+    # the finest scale its pixels allow (stop 71, rule F); the tiles keep the gate and the aim.
     fine_below_px: float | None = 20.0
     fine_max_first_scale: float = 0.5
     fine_target_px: float = 32.0
@@ -542,7 +544,10 @@ class DiceModel:
         cfg = self.config
         if cfg.fine_below_px is None or width < 1 or height < 1:
             return None
-        smallest = min(sizes) if sizes else None
+        # the reader's single finer input runs whatever the first pass found, at the finest scale
+        # the pixels allow (stop 71, rule F: a coarse box over two touching dice is no die's size)
+        single = self.single_fine() and not as_tiles
+        smallest = min(sizes) if sizes and not single else None
         if smallest is not None and smallest >= cfg.fine_below_px:
             return None
         tw, th = self.input_size
@@ -550,7 +555,7 @@ class DiceModel:
         if first > cfg.fine_max_first_scale:
             return None
         ov = min(cfg.fine_overlap_px, tw // 2, th // 2)
-        if self.single_fine() and not as_tiles:
+        if single:
             # the finest scale whose padded input holds at most fine_max_px pixels
             best = float(np.sqrt(cfg.fine_max_px / (width * height)))
             while best > 0 and _padded(width * best) * _padded(height * best) > cfg.fine_max_px:

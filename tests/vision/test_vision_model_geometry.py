@@ -523,6 +523,28 @@ def test_the_finer_pass_is_one_input_of_at_most_fine_max_px_with_an_open_size_de
     assert len(got) == 2 and all(g == pytest.approx(b, abs=4 / scale) for g, b in zip(got, sorted(boxes)))
 
 
+def test_the_single_finer_input_runs_whatever_the_first_pass_found():
+    """Stop 71, rule F: the reader's one finer input of a large photo is neither gated by the
+    first pass's smallest candidate (``fine_below_px``) nor aimed at it (``fine_target_px``): a
+    coarse box over two touching dice measures no die. It runs at the finest scale the pixels
+    allow; the tiles (a fixed-size model, the table detector's learner) keep the gate and the aim."""
+    W, H = 2016, 1512
+    det = OpenDetector([(300.0, 400.0, 300.0, 300.0)], W, H)    # 76 px in the first pass
+    model = DiceModel(det, FakeClassifier(), ModelConfig())
+    finest = model.fine_plan(W, H, [])
+    assert finest is not None and finest[0] == pytest.approx(0.508, abs=0.001)
+    assert model.fine_plan(W, H, [76.0]) == finest == model.fine_plan(W, H, [12.0])
+    assert model.fine_plan(W, H, [76.0], as_tiles=True) is None
+    assert model.fine_plan(W, H, [12.0], as_tiles=True)[0] < finest[0]
+    det.scale = int(W * finest[0]) / W
+    model.detect(np.full((H, W, 3), 90, np.uint8))
+    assert len(det.calls) == 2                                  # the first pass and the finer input
+    off = DiceModel(OpenDetector([(300.0, 400.0, 300.0, 300.0)], W, H), FakeClassifier(),
+                    ModelConfig(fine_below_px=None))
+    assert off.fine_plan(W, H, []) is None
+    assert DiceModel(det, FakeClassifier()).fine_plan(800, 600, []) is None   # shrunk by less than half
+
+
 def test_tiles_where_the_input_size_is_fixed_or_fine_max_px_is_none():
     """A fixed-size model (an older table's adapted detector) and ``fine_max_px=None`` keep the
     2x2 tiles of the detector's input size."""
