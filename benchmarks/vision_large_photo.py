@@ -81,7 +81,6 @@ def main(argv: list[str] | None = None) -> int:
                "small_whole": small_photo_speed(reader, args.runs, SPEED_WHOLE_SEED),
                "finer_pass": not args.first_pass_only,
                "classifier": classifier,
-               "detector_file": Path(getattr(reader.model.detector, "path", "?")).name,
                "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
     if args.json:
         print(json.dumps(figures))
@@ -91,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{f['image']} with {dice_count(f)}: median {f['median_ms']:.1f} ms "
               f"({f['median_cpu_ms']:.1f} ms of CPU), {f['runs']} runs, one thread, {f['cpu']}")
     la = figures["load_average"]
-    print(f"classifier: {figures['classifier']}; detector file read: {figures['detector_file']}; finer pass {'on' if figures['finer_pass'] else 'off'}; machine load average "
+    print(f"classifier: {figures['classifier']}; finer pass {'on' if figures['finer_pass'] else 'off'}; machine load average "
           f"{'-' if la is None else ', '.join(f'{v:.1f}' for v in la)}")
     return 0
 

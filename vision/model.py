@@ -38,7 +38,7 @@ PYRAMID_FROM_PIXELS = 1920 * 1080  # above this many pixels an area resize start
 __all__ = [
     "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
     "ModelMismatchError", "RawDie", "body_colour_lab", "crop_for_classifier", "decode_detections",
-    "int8_twin", "letterbox", "nms", "shrink", "to_tensor", "union_candidates",
+    "letterbox", "nms", "shrink", "to_tensor", "union_candidates",
 ]
 
 
@@ -96,8 +96,6 @@ class ModelConfig:
 
     detector_file: str = "dice_detector.onnx"
     classifier_file: str = "dice_classifier.onnx"
-    int8_detector: bool = True           # read with the detector's int8 twin where there is one (``int8_twin``;
-                                         # stop 71, rule I8: about twice as fast, docs/vision.md "Speed")
     pad_value: int = 114                 # letterbox padding grey level (as in training)
     peak_threshold: float = 0.2          # heatmap peaks below this are not candidates
     peak_window: int = 3                 # local-maximum window (cells) on the heatmap
@@ -293,16 +291,6 @@ def shrink(image: np.ndarray, size: tuple[int, int], halve: bool | None = None) 
     return cv2.resize(image, (nw, nh), interpolation=interp)
 
 
-def int8_twin(detector: str | Path) -> Path:
-    """Where the int8 copy of the ``detector`` file lies: beside it, named after its bytes
-    (``dice_detector.int8.<12 hex of its sha256>.onnx``), so a detector file written anew never
-    reads with the twin of the one before (``visionlab.train.quantize`` makes them)."""
-    import hashlib
-
-    p = Path(detector)
-    return p.with_name(f"{p.stem}.int8.{hashlib.sha256(p.read_bytes()).hexdigest()[:12]}.onnx")
-
-
 def to_tensor(images: np.ndarray) -> np.ndarray:
     """uint8 HxWx3 or NxHxWx3 BGR -> float32 NCHW in 0..1."""
     a = images[None] if images.ndim == 3 else images
@@ -455,12 +443,7 @@ class DiceModel:
         for p in paths:
             if not p.is_file():
                 raise FileNotFoundError(f"dice model file not found: {p}")
-        detector = None
-        if config.int8_detector and int8_twin(paths[0]).is_file():
-            detector = runtime_factory(str(int8_twin(paths[0])))
-            if getattr(detector, "backend", None) != "onnxruntime":   # cv2.dnn reads no die with it
-                detector = None
-        return cls(detector or runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
+        return cls(runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
 
     # --- steps
     def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:

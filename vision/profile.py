@@ -582,7 +582,7 @@ class TableProfile:
             names += [PHOTOS_FILE] + [v.view for v in views.values()]
         if model is not None:
             names += [f"{MODEL_DIR}/{CURRENT_FILE}", f"{MODEL_DIR}/{model.folder.name}/{MODEL_INFO}"]
-            names += [f"{MODEL_DIR}/{model.folder.name}/{f.name}" for f in sorted(model.folder.glob("*.onnx"))]
+            names += [f"{MODEL_DIR}/{model.folder.name}/{f.name}" for f in model.files.values()]
         tmp = dest.with_name(f".{dest.name}.{uuid.uuid4().hex[:8]}.tmp")
         try:
             with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:

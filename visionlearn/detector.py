@@ -53,7 +53,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from vision.model import DEFAULT_MODEL_DIR, DiceModel, ModelConfig, int8_twin, letterbox
+from vision.model import DEFAULT_MODEL_DIR, DiceModel, ModelConfig, letterbox
 from vision.profile import ConfirmedDie, PhotoView, TableProfile, may_be_a_left_out_die
 from vision.runtime import create_runtime
 from visionlab.bench.scoring import match_by_centre_distance
@@ -91,7 +91,6 @@ REPLAY_VERSION = 2
 #: distribution's cubes are smaller (0.5-0.9 of a die) and in a third of the scenes.
 REPLAY_CUBES = dict(distractor_rate=1.0, distractor_scale=(0.6, 1.2))
 CHECK_IMAGES = 2  # detector inputs the ONNX file is checked on against torch
-QUANT_REPLAY = 8  # replay scenes beside the table's inputs that calibrate the int8 twin (stop 71, rule I8)
 #: the heatmap target over an ignored read: just under 1, so it is no positive (``focal_loss`` takes
 #: exactly 1) and its background loss, weighted by (1 - target) ** 4, is nil
 IGNORE_TARGET = 0.9999
@@ -378,17 +377,12 @@ def learn_detector(profile: TableProfile, dice: list[ConfirmedDie], train_photos
     head, loss = train(det, table, replay, steps, seed)
     report.update(steps=steps, inputs=len(table), ignored=sum(len(u) for u in unmatched), final_loss=round(loss, 4),
                   train_seconds=round(time.perf_counter() - t_train, 2))
-    from visionlab.train.quantize import canvases, quantize_detector
-
     from .onnxout import write_table_detector_onnx
 
     with tempfile.TemporaryDirectory(prefix="detector-") as tmp:
         candidate = Path(tmp) / shipped_file.name
         report["onnx_max_diff"] = write_table_detector_onnx(det, head, shipped_file, candidate,
                                                             np.stack([t[0] for t in table[:CHECK_IMAGES]]))
-        # its int8 twin, which the reader reads (stop 71, rule I8), calibrated on the table's inputs
-        # and some replay scenes; the held-back check reads it as the reader will
-        quantize_detector(candidate, canvases([t[0] for t in table] + list(replay[0][:QUANT_REPLAY])))
         adapted = _model(shipped_dir, candidate)
         lost = found_s = found_a = false_s = false_a = 0
         for img, boxes in held:
@@ -402,7 +396,6 @@ def learn_detector(profile: TableProfile, dice: list[ConfirmedDie], train_photos
                                 f"read {false_a} boxes that are no die (shipped: {false_s}): not adopted")
         else:
             out.write_bytes(candidate.read_bytes())
-            int8_twin(out).write_bytes(int8_twin(candidate).read_bytes())
             report["adopted"] = True
     report["seconds"] = round(time.perf_counter() - t0, 2)
     return report

@@ -47,7 +47,7 @@ from typing import Any, Callable
 import numpy as np
 import torch
 
-from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier, int8_twin
+from vision.model import COLOUR_CLASSES, DEFAULT_MODEL_DIR, ModelConfig, crop_for_classifier
 from vision.profile import (CACHE_DIR, CLASSIFIER_FILE, DETECTOR_FILE, LOCK_FILE, ConfirmedDie, ProfileBusy, ProfileError,
                             TableProfile)
 from visionlab.train.data import CONTEXT, CROP, _jitter_box
@@ -361,8 +361,6 @@ def _switch_in(profile: TableProfile, report: dict[str, Any], classifier: Path |
         for f, name in ((classifier, CLASSIFIER_FILE), (detector, DETECTOR_FILE)):
             if f is not None:
                 shutil.copyfile(f, folder / name)
-        if detector is not None and int8_twin(detector).is_file():   # the reader reads it (rule I8)
-            shutil.copyfile(int8_twin(detector), int8_twin(folder / DETECTOR_FILE))
         report.update(seconds=round(time.perf_counter() - t0, 2), cpu_seconds=round(time.process_time() - cpu0, 2))
         info.update(adopted=True, seconds=report["seconds"], cpu_seconds=report["cpu_seconds"])
         profile.switch_model(folder, info)

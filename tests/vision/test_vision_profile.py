@@ -19,7 +19,6 @@ import pytest
 from vision.__main__ import main
 from vision.config import DEFAULT_READER, default_profile_dir
 from vision.labels import LabelsError, parse_labels
-from vision.model import int8_twin
 from vision.profile import (CLASSIFIER_FILE, CURRENT_FILE, DETECTOR_FILE, DICE_FILE, LOCK_FILE, MODEL_DIR, PHOTOS_FILE,
                             PROFILE_FILE, VIEW_MAX_PX, ProfileBusy, ProfileError, TableProfile)
 
@@ -443,7 +442,6 @@ def test_read_uses_the_profiles_adapted_pair(tmp_path, monkeypatch):
     # and so is the detector, where the model holds one
     shutil.copy(SHIPPED_CLASSIFIER, prof.current_model().classifier)
     shutil.copy(SHIPPED_DETECTOR, prof.current_model().folder / DETECTOR_FILE)
-    shutil.copy(int8_twin(SHIPPED_DETECTOR), int8_twin(prof.current_model().folder / DETECTOR_FILE))   # rule I8
     prof.switch_model(prof.current_model().folder, {"unsure_below": 1.0, "parts": ["classifier", "detector"]})
     code, both, _ = _read(["--profile", str(prof.path), str(image)])
     assert code == 0 and [d["box"] for d in both[0]["dice"]] == [d["box"] for d in shipped[0]["dice"]]

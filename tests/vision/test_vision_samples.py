@@ -5,14 +5,11 @@ reader: tests/visionlab/test_real_photos.py.)"""
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 
 import pytest
 
-from vision.model import DiceModel, ModelConfig
 from vision.reader import DiceReader
-from vision.runtime import create_runtime
 from vision_testutil import REPO, make_scene
 
 MODELS = REPO / "models"
@@ -42,12 +39,7 @@ def expected_dice(js: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def readers() -> dict[str, DiceReader]:
-    # onnxruntime reads the detector's int8 twin (stop 71, rule I8), cv2.dnn the fp32 file
-    # ("onnxruntime-fp32": the same file on both runtimes)
-    out = {b: DiceReader.from_files(backend=b) for b in ("onnxruntime", "opencv")}
-    out["onnxruntime-fp32"] = DiceReader(DiceModel.from_files(partial(create_runtime, backend="onnxruntime", threads=1),
-                                                               config=ModelConfig(int8_detector=False)))
-    return out
+    return {b: DiceReader.from_files(backend=b) for b in ("onnxruntime", "opencv")}
 
 
 def _iou(a, b) -> float:
@@ -60,7 +52,7 @@ def _iou(a, b) -> float:
 
 
 @needs_model
-@pytest.mark.parametrize("backend", ["onnxruntime", "onnxruntime-fp32", "opencv"])
+@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
 def test_samples_read_as_expected(readers, backend: str) -> None:
     pairs = sample_pairs()
     if not pairs:
@@ -96,6 +88,4 @@ def test_onnxruntime_and_opencv_give_the_same_reads(readers, tmp_path: Path) -> 
     images.append(scene)
     assert images
     for img in images:
-        _same_reads(readers["onnxruntime-fp32"].read(img), readers["opencv"].read(img))
-    assert readers["opencv"].model.detector.path.name == "dice_detector.onnx"
-    assert readers["onnxruntime"].model.detector.path.name.startswith("dice_detector.int8.")
+        _same_reads(readers["onnxruntime"].read(img), readers["opencv"].read(img))

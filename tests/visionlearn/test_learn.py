@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from pathlib import Path
 
 import cv2
@@ -16,9 +15,8 @@ import visionlearn.detector as D
 import visionlearn.learn as L
 from vision.__main__ import main
 from vision.labels import parse_labels
-from vision.model import COLOUR_CLASSES, crop_for_classifier, int8_twin
+from vision.model import COLOUR_CLASSES, crop_for_classifier
 from vision.profile import TableProfile
-from vision.reader import DiceReader
 from visionlab.render.synth import render_indexed
 
 SEED = 1234  # a training seed of our renderer
@@ -364,10 +362,6 @@ def test_the_detector_learns_only_where_the_shipped_one_misses_dice(tmp_path, mo
     assert det["adopted"] and det["held_back"]["lost"] == 0, det
     model = prof2.current_model()
     assert model.info["parts"] == ["classifier", "detector"] and model.detector.is_file()
-    # its int8 twin is in the folder, the reader reads it, and an export carries it (stop 71, rule I8)
-    twin = int8_twin(model.detector)
-    assert twin.is_file() and DiceReader.from_files(detector=model.detector).model.detector.path.resolve() == twin.resolve()
-    assert f"model/{model.folder.name}/{twin.name}" in zipfile.ZipFile(prof2.export(tmp_path / "x.zip")).namelist()
     out = io.StringIO()
     assert main(["read", "--json", "--profile", str(prof2.path), str(tmp_path / "scene3.jpg")], out=out,
                 err=io.StringIO()) == 0

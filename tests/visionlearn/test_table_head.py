@@ -51,7 +51,7 @@ def test_a_table_heatmap_like_the_shipped_one_changes_no_read(tmp_path):
     out = tmp_path / "table.onnx"
     write_table_detector_onnx(det, TableHead(det), SHIPPED, out, np.stack([letterbox(_scenes(1)[0], (512, 384))[0]]))
     factory = partial(create_runtime, threads=1)
-    shipped = DiceModel.from_files(factory, config=ModelConfig(int8_detector=False))   # fp32, as the copy (no twin)
+    shipped = DiceModel.from_files(factory)
     table = DiceModel.from_files(factory, config=ModelConfig(detector_file=str(out)))
     for img in _scenes(3) + [cv2.resize(_scenes(1)[0], (1600, 1200))]:
         assert table.read(img) == shipped.read(img)

@@ -1,4 +1,4 @@
-"""python -m visionlab.train {cache,domain-cache,detector,classifier,real-crops,hard-crops,export,quantize} ...
+"""python -m visionlab.train {cache,domain-cache,detector,classifier,real-crops,hard-crops,export} ...
 
 The recipe of the shipped model (the exact command sequence) is in models/README.md.
 """
@@ -125,11 +125,6 @@ def cmd_distill(a):
     inputs = DistillInputs(seed=a.seed, image_dirs=tuple(str(d) for d in a.images), image_share=a.image_share)
     distill(DistillConfig(out=a.out, minutes=a.minutes, workers=a.workers, threads=a.threads,
                           channels=tuple(a.channels), head=a.head, inputs=inputs, lr=a.lr, init=a.init), log=log)
-
-
-def quantize_main(argv):
-    from .quantize import main as run
-    return run(argv)
 
 
 def main(argv=None):
@@ -272,9 +267,6 @@ def main(argv=None):
     p.add_argument("--classifier", type=Path, required=True, help=".pt checkpoint, or an .onnx file to copy")
     p.add_argument("--out", type=Path, default=MODELS)
     p.set_defaults(fn=cmd_export)
-    p = sub.add_parser("quantize", help="the detector's int8 twin, beside it (visionlab/train/quantize.py)")
-    p.add_argument("--detector", type=Path, default=MODELS / "dice_detector.onnx")
-    p.set_defaults(fn=lambda a: quantize_main(["--detector", str(a.detector)]))
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
     a.fn(a)
