@@ -141,10 +141,12 @@ class ModelConfig:
     # smallest candidate measures ``fine_target_px`` (no candidate: as fine as the tiles allow),
     # at most ``fine_max_tiles`` tiles overlapping by at least ``fine_overlap_px``; its candidates
     # join the first pass's before NMS. None = off. The reader's ONE finer input (``fine_max_px``
-    # below) is neither gated nor aimed so: it runs on every photo the first pass shrinks enough, at
-    # the finest scale its pixels allow (stop 71, rule F); the tiles keep the gate and the aim.
+    # below) is neither gated nor aimed so where the first pass shrinks the photo to
+    # ``fine_always_at_most`` or less: it runs there whatever the first pass found, at the finest
+    # scale its pixels allow (stop 71, rules F and F2); the tiles keep the gate and the aim.
     fine_below_px: float | None = 20.0
     fine_max_first_scale: float = 0.5
+    fine_always_at_most: float = 0.3
     fine_target_px: float = 32.0
     fine_min_gain: float = 1.5
     fine_max_tiles: int = 4
@@ -206,8 +208,9 @@ class ModelConfig:
             raise ValueError(f"turned_check_from must be in 0..1 or None, not {self.turned_check_from!r}")
         if self.fine_below_px is not None and not self.fine_below_px > 0:
             raise ValueError(f"fine_below_px must be > 0 or None, not {self.fine_below_px!r}")
-        if not self.fine_target_px > 0 or not self.fine_min_gain > 1 or not 0 < self.fine_max_first_scale <= 1:
-            raise ValueError("fine_target_px must be > 0, fine_min_gain > 1 and fine_max_first_scale in (0, 1]")
+        if not self.fine_target_px > 0 or not self.fine_min_gain > 1 or not 0 < self.fine_max_first_scale <= 1 \
+                or not 0 < self.fine_always_at_most <= 1:
+            raise ValueError("fine_target_px must be > 0, fine_min_gain > 1, fine_max_first_scale and fine_always_at_most in (0, 1]")
         if self.fine_max_tiles < 1 or self.fine_overlap_px < 0:
             raise ValueError("fine_max_tiles must be >= 1 and fine_overlap_px >= 0")
         size = self.detector_input
@@ -544,15 +547,17 @@ class DiceModel:
         cfg = self.config
         if cfg.fine_below_px is None or width < 1 or height < 1:
             return None
-        # the reader's single finer input runs whatever the first pass found, at the finest scale
-        # the pixels allow (stop 71, rule F: a coarse box over two touching dice is no die's size)
-        single = self.single_fine() and not as_tiles
-        smallest = min(sizes) if sizes and not single else None
-        if smallest is not None and smallest >= cfg.fine_below_px:
-            return None
         tw, th = self.input_size
         first = min(tw / width, th / height)
         if first > cfg.fine_max_first_scale:
+            return None
+        # the reader's single finer input of a photo shrunk to fine_always_at_most or less runs
+        # whatever the first pass found, at the finest scale the pixels allow (stop 71, rules F and
+        # F2: a coarse box over two touching dice is no die's size)
+        single = self.single_fine() and not as_tiles
+        always = single and first <= cfg.fine_always_at_most
+        smallest = min(sizes) if sizes and not always else None
+        if smallest is not None and smallest >= cfg.fine_below_px:
             return None
         ov = min(cfg.fine_overlap_px, tw // 2, th // 2)
         if single:

@@ -543,6 +543,13 @@ def test_the_single_finer_input_runs_whatever_the_first_pass_found():
                     ModelConfig(fine_below_px=None))
     assert off.fine_plan(W, H, []) is None
     assert DiceModel(det, FakeClassifier()).fine_plan(800, 600, []) is None   # shrunk by less than half
+    # rule F2: between fine_always_at_most (0.3) and half (a 1280x720 frame, 0.4) the gate and the
+    # aim stand: large candidates, no finer pass; a small one, the scale that shows it at 32 px
+    assert model.fine_plan(1280, 720, [30.0]) is None
+    assert model.fine_plan(1280, 720, [16.0])[0] == pytest.approx(0.4 * 32 / 16)
+    assert model.fine_plan(1280, 720, []) is not None
+    wide = DiceModel(det, FakeClassifier(), ModelConfig(fine_always_at_most=0.5))
+    assert wide.fine_plan(1280, 720, [30.0]) == wide.fine_plan(1280, 720, [])
 
 
 def test_tiles_where_the_input_size_is_fixed_or_fine_max_px_is_none():
