@@ -16,9 +16,7 @@ confirmed dice (issue 38, item 2).
 3. the held-back dice are read by the adapted and the shipped network; the threshold comes from
    the held-back reads (``visionlearn.threshold``); the adapted model is adopted only when it
    reads the held-back dice better than the shipped one: more of them right, or as many right and
-   more of them sure and right (at its threshold; the shipped one at its 0.85), or, where every
-   held-back die was confirmed with its value only, on such a tie, a higher mean probability of
-   their true values (``values_tie_won``, stop 72). A model whose
+   more of them sure and right (at its threshold; the shipped one at its 0.85). A model whose
    threshold from fewer than 40 held-back dice is above ``NO_EVIDENCE`` (one of them read wrong at
    0.92 or more: overconfident on this table) does not replace an adapted model in use (stop 49);
    a first one is adopted, the shipped reader having read the held-back dice worse. Held-back dice
@@ -210,22 +208,8 @@ def held_back_reads(model: torch.nn.Module, profile: TableProfile, dice: list[Co
         right = vi == want_v and (want_c < 0 or ci == want_c)
         can_be_sure = want_c != other and (want_c < 0 or ci != other)
         conf = float(v[vi]) * (1.0 if want_c < 0 else float(c[ci]))
-        out.append({"confidence": conf, "right": bool(right), "can_be_sure": bool(can_be_sure),
-                    "value_log_prob": float(np.log(max(float(v[want_v]), 1e-12)))})
+        out.append({"confidence": conf, "right": bool(right), "can_be_sure": bool(can_be_sure)})
     return out
-
-
-def values_tie_won(reads: list[dict[str, Any]], shipped_reads: list[dict[str, Any]], held_dice: list[ConfirmedDie]) -> bool:
-    """Rule L (stop 72): on a tie (as many held-back dice right, as many sure and right), whether
-    the adapted model still reads them better where they were confirmed with values only (every
-    held-back die's colour null): it gives their true values a higher mean log-probability than
-    the shipped one. A values-only profile teaches no colour (the colour loss is masked), and at
-    50 such photos the held-back dice are mostly read right by both, so a tie is the rule there and
-    refused the learn that read the other photos' values better (docs/vision-history.md, stop 72)."""
-    if not held_dice or any(d.colour is not None for d in held_dice) or len(reads) != len(shipped_reads):
-        return False
-    return float(np.mean([r["value_log_prob"] for r in reads])) > float(np.mean([r["value_log_prob"]
-                                                                              for r in shipped_reads]))
 
 
 def train(model: torch.nn.Module, bank: dict[str, np.ndarray], replay: dict[str, np.ndarray], steps: int,
@@ -438,11 +422,6 @@ def _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, c
         refused = (f"the adapted model reads a held-back die wrong at {NO_EVIDENCE} or more (threshold "
                    f"{threshold} from only {len(sure_reads)} held-back dice): overconfident on this "
                    "table, it does not replace the adapted model in use, which stays")
-    elif (right, sure - wrong) == (shipped_right, shipped_sure - shipped_wrong) and values_tie_won(
-            reads, shipped_reads, held_dice):
-        report["tie_won_on_values"] = True   # adopted below (rule L)
-        log("held-back dice confirmed with values only, a tie: the adapted model gives their values a higher "
-            "probability than the shipped one")
     elif (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong):
         refused = (f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
                    f"{sure - wrong} sure and right, the shipped one {shipped_right} and "

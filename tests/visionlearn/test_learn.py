@@ -117,43 +117,6 @@ def test_a_model_no_better_on_the_held_back_dice_is_not_adopted(tmp_path):
     assert prof.current_model() is None
 
 
-def test_a_values_only_tie_is_won_by_the_higher_probability_of_the_true_values():
-    """Rule L (stop 72): on a tie, held-back dice confirmed with values only are read better by the
-    model that gives their values the higher mean probability; with a colour confirmed, a tie is
-    no better, whatever the probabilities."""
-    from vision.profile import ConfirmedDie
-
-    def die(colour):
-        return ConfirmedDie(photo=1, crop="c.png", crop_box=(0.0, 0.0, 10.0, 10.0), box=(0.0, 0.0, 10.0, 10.0),
-                            image_size=(64, 64), value=3, colour=colour)
-
-    def reads(*p):
-        return [{"confidence": q, "right": True, "can_be_sure": True, "value_log_prob": float(np.log(q))} for q in p]
-    assert L.values_tie_won(reads(0.99, 0.95), reads(0.9, 0.95), [die(None), die(None)])
-    assert not L.values_tie_won(reads(0.9, 0.95), reads(0.9, 0.95), [die(None), die(None)])   # equal: no
-    assert not L.values_tie_won(reads(0.8, 0.95), reads(0.9, 0.95), [die(None), die(None)])
-    assert not L.values_tie_won(reads(0.99, 0.95), reads(0.9, 0.95), [die(None), die("red")])  # a colour known
-    assert not L.values_tie_won([], [], [])
-
-
-@pytest.mark.slow
-def test_a_values_only_tie_with_the_values_read_likelier_is_adopted(tmp_path, monkeypatch):
-    prof = TableProfile(tmp_path / "prof")
-    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 2, colour=None)))
-    real = L.held_back_reads
-    calls = []
-
-    def likelier_second(model, profile, dice):   # the learn reads the shipped network first, then its own
-        got = real(model, profile, dice)
-        calls.append(got)
-        return got if len(calls) == 1 else [dict(r, value_log_prob=r["value_log_prob"] + 0.1) for r in got]
-    monkeypatch.setattr(L, "held_back_reads", likelier_second)
-    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=0, log=lambda m: None)
-    h = report["held_back"]
-    assert (h["right"], h["sure_right"]) == (h["right_shipped"], h["sure_right_shipped"]) and h["dice"] > 0
-    assert report["adopted"] and report["tie_won_on_values"] and prof.current_model() is not None
-
-
 @pytest.mark.slow
 def test_an_overconfident_model_does_not_replace_the_adapted_one_in_use(tmp_path, monkeypatch):
     """Fewer than 40 held-back dice and a threshold above NO_EVIDENCE (one of them read wrong at
