@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from .boxes import _centre_in, _iou, centres_in, cut_by_border, drop_same_read, nms, suppressed_by, union_candidates
+from .zoom import cut_by_window, seeds as zoom_seeds, windows as zoom_windows
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
 COLOUR_CLASSES: tuple[str, ...] = COLOURS + ("other",)
@@ -173,6 +174,12 @@ class ModelConfig:
     # without it (kept: on the fresh far-777329 one die more found, the same false detections and
     # sure reads wrong). False = as before.
     merged_hide_nothing: bool = True
+    # (stop 72, rule Z) second looks at the single finer input's doubtful peaks, where the first pass
+    # shrinks the photo to ``fine_always_at_most`` or less: ``vision.zoom``. None = off.
+    zoom_from: float | None = 0.08
+    zoom_max: int = 12
+    zoom_window_px: int = 128
+    zoom_factor: float = 2.0
 
     @property
     def lowest_kept_peak(self) -> float:
@@ -190,6 +197,9 @@ class ModelConfig:
             raise ValueError(f"faint_peak_from must be in 0..1 or None, not {self.faint_peak_from!r}")
         if not 0 <= self.faint_die_prob <= 1:
             raise ValueError(f"faint_die_prob must be in 0..1, not {self.faint_die_prob!r}")
+        if self.zoom_from is not None and not (0 <= self.zoom_from <= 1 and self.zoom_max >= 0
+                                               and self.zoom_window_px >= 8 and self.zoom_factor >= 1):
+            raise ValueError("zoom_from must be in 0..1 or None, zoom_max >= 0, zoom_window_px >= 8, zoom_factor >= 1")
         if not isinstance(self.reselect_rounds, int) or self.reselect_rounds < 0:
             raise ValueError(f"reselect_rounds must be an int >= 0, not {self.reselect_rounds!r}")
         if self.crop_context < 1 or self.peak_window < 1 or self.peak_window % 2 == 0:
@@ -449,9 +459,12 @@ class DiceModel:
         return cls(runtime_factory(str(paths[0])), runtime_factory(str(paths[1])), config)
 
     # --- steps
-    def _run_detector(self, canvas: np.ndarray) -> list[tuple[tuple[float, float, float, float], float, bool]]:
-        """(box in input pixels, peak, found only by the table heatmap) of one detector input."""
+    def _run_detector(self, canvas: np.ndarray, maps: dict | None = None
+                      ) -> list[tuple[tuple[float, float, float, float], float, bool]]:
+        """(box in input pixels, peak, found only by the table heatmap) of one input (``maps``: its outputs)."""
         out = self.detector.run({DETECTOR_INPUT: to_tensor(canvas)})
+        if maps is not None:
+            maps.update(out)
         size = (canvas.shape[1], canvas.shape[0])
         found = decode_detections(out["heatmap"], out["wh"], out["offset"], size, self.config)
         if TABLE_HEATMAP not in out:
@@ -604,10 +617,23 @@ class DiceModel:
         into ``nx`` x ``ny`` overlapping tiles of the detector's input size; candidates in original
         pixels. A candidate touching a tile edge inside the image is dropped (the overlap shows that
         die whole in the next tile)."""
+        H, W = image.shape[:2]
         if self.single_fine():
             canvas, lb = self.fine_input(image, scale)
-            return [(lb.to_original(b), score, table) for b, score, table in self._run_detector(canvas)]
-        H, W = image.shape[:2]
+            maps: dict = {}
+            found = [(lb.to_original(b), score, table) for b, score, table in self._run_detector(canvas, maps)]
+            cfg = self.config
+            if cfg.zoom_from is None or min(self.input_size[0] / W, self.input_size[1] / H) > cfg.fine_always_at_most:
+                return found
+            gate = cfg.min_det_score ** 2
+            centres = zoom_seeds(maps["heatmap"], lb.sx, lb.sy, cfg.zoom_from, gate, cfg.zoom_window_px, cfg.zoom_max,
+                                 [b for b, s, _ in found if s >= gate])
+            for canvas, (x0, y0, f, w, h) in zoom_windows(image, centres, lb.sx, cfg.zoom_window_px, cfg.zoom_factor,
+                                                          cfg.pad_value):
+                found += [((x0 + bx / f, y0 + by / f, bw / f, bh / f), score, table)
+                          for (bx, by, bw, bh), score, table in self._run_detector(canvas)
+                          if not cut_by_window((bx, by, bw, bh), x0, y0, f, w, h, W, H)]
+            return found
         w2, h2 = _scaled_size(W, H, scale)
         tw, th = self.input_size
         out = []
