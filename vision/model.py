@@ -626,10 +626,10 @@ class DiceModel:
             if cfg.zoom_from is None or min(self.input_size[0] / W, self.input_size[1] / H) > cfg.fine_always_at_most:
                 return found
             gate = cfg.min_det_score ** 2
-            centres = zoom_seeds(maps["heatmap"], lb.sx, lb.sy, cfg.zoom_from, gate, cfg.zoom_window_px, cfg.zoom_max,
-                                 [b for b, s, _ in found if s >= gate])
+            centres = zoom_seeds(maps["heatmap"], (canvas.shape[1], canvas.shape[0]), lb.sx, lb.sy, cfg.zoom_from, gate,
+                                 cfg.zoom_window_px, cfg.zoom_max, [b for b, s, _ in found if s >= gate], cfg.peak_window)
             for canvas, (x0, y0, f, w, h) in zoom_windows(image, centres, lb.sx, cfg.zoom_window_px, cfg.zoom_factor,
-                                                          cfg.pad_value):
+                                                          cfg.pad_value, DETECTOR_STRIDE):
                 found += [((x0 + bx / f, y0 + by / f, bw / f, bh / f), score, table)
                           for (bx, by, bw, bh), score, table in self._run_detector(canvas)
                           if not cut_by_window((bx, by, bw, bh), x0, y0, f, w, h, W, H)]

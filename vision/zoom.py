@@ -16,23 +16,23 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-STRIDE = 4  # the heatmap's cell, detector-input pixels (vision.model.DETECTOR_STRIDE's stride-4 output)
 
-
-def seeds(heatmap: np.ndarray, sx: float, sy: float, low: float, gate: float, window: int, most: int,
-          strong: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
-    """Centres (original pixels) of the heatmap's local maxima (3x3) from ``low`` to under
-    ``gate``, best first, outside every ``strong`` box (original x, y, w, h) and a quarter
-    ``window`` (finer-input px) from each other, at most ``most``. ``sx``, ``sy``: the finer
-    input's scale of the photo."""
+def seeds(heatmap: np.ndarray, input_size: tuple[int, int], sx: float, sy: float, low: float, gate: float,
+          window: int, most: int, strong: Sequence[Sequence[float]], peak_window: int = 3) -> list[tuple[float, float]]:
+    """Centres (original pixels) of the heatmap's local maxima (``peak_window`` cells square, as
+    ``vision.model.decode_detections`` finds peaks) from ``low`` to under ``gate``, best first,
+    outside every ``strong`` box (original x, y, w, h) and a quarter ``window`` (finer-input px)
+    from each other, at most ``most``. ``input_size``: the finer input's (width, height), whose
+    cells the heatmap's are; ``sx``, ``sy``: its scale of the photo."""
     hm = np.asarray(heatmap, np.float32).reshape(heatmap.shape[-2:])
-    peak = (hm >= cv2.dilate(hm, np.ones((3, 3), np.uint8))) & (hm >= low) & (hm < gate)
+    stride_x, stride_y = input_size[0] / hm.shape[1], input_size[1] / hm.shape[0]
+    peak = (hm >= cv2.dilate(hm, np.ones((peak_window, peak_window), np.uint8))) & (hm >= low) & (hm < gate)
     ys, xs = np.nonzero(peak)
     out: list[tuple[float, float]] = []
     for i in np.argsort(-hm[ys, xs], kind="stable"):
         if len(out) == most:
             break
-        cx, cy = (xs[i] + 0.5) * STRIDE / sx, (ys[i] + 0.5) * STRIDE / sy
+        cx, cy = (xs[i] + 0.5) * stride_x / sx, (ys[i] + 0.5) * stride_y / sy
         if any(bx <= cx <= bx + bw and by <= cy <= by + bh for bx, by, bw, bh in strong):
             continue
         if any(abs(cx - ox) < window / sx / 4 and abs(cy - oy) < window / sy / 4 for ox, oy in out):
@@ -42,15 +42,15 @@ def seeds(heatmap: np.ndarray, sx: float, sy: float, low: float, gate: float, wi
 
 
 def windows(image: np.ndarray, centres: Sequence[tuple[float, float]], scale: float, window: int, factor: float,
-            pad_value: int) -> list[tuple[np.ndarray, tuple[int, int, float, int, int]]]:
+            pad_value: int, multiple: int) -> list[tuple[np.ndarray, tuple[int, int, float, int, int]]]:
     """For each centre, (detector input, (x0, y0, f, w, h)): the photo's square of ``window`` /
     ``scale`` pixels about it (moved inside the photo), resized by f (``factor`` x ``scale``, at
-    most 1) into the top left of a canvas of a multiple of 32 pixels; (w, h) is the part of the
-    canvas that holds the photo."""
+    most 1) into the top left of a square canvas whose side is a ``multiple`` of pixels (the
+    detector's, ``vision.model.DETECTOR_STRIDE``); (w, h) is the part of the canvas that holds the photo."""
     H, W = image.shape[:2]
     f = min(1.0, factor * scale)
     side = max(1, int(round(window / scale)))
-    size = max(32, int(np.ceil(side * f / 32)) * 32)
+    size = max(multiple, -(-int(np.ceil(side * f)) // multiple) * multiple)
     out = []
     for cx, cy in centres:
         x0 = int(round(min(max(0.0, cx - side / 2), max(0, W - side))))

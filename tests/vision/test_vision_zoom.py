@@ -22,24 +22,24 @@ def test_seeds_are_the_doubtful_peaks_outside_strong_boxes_best_first():
     hm = _heatmap([(10, 10, 0.30), (40, 20, 0.15), (50, 40, 0.05), (20, 30, 0.60), (30, 5, 0.25), (31, 6, 0.1)])
     # the finer input at half the photo's scale: a cell is 8 photo px
     strong = [(220, 35, 30, 20)]   # holds the 0.25 peak at cell (30, 5): centre (244, 44)
-    got = zoom.seeds(hm, 0.5, 0.5, 0.08, GATE, 128, 12, strong)
+    got = zoom.seeds(hm, (256, 192), 0.5, 0.5, 0.08, GATE, 128, 12, strong)
     assert got == [(84.0, 84.0), (324.0, 164.0)]            # 0.30, then 0.15; not 0.05, 0.60 or in the box
-    assert zoom.seeds(hm, 0.5, 0.5, 0.08, GATE, 128, 1, strong) == [(84.0, 84.0)]   # at most zoom_max
+    assert zoom.seeds(hm, (256, 192), 0.5, 0.5, 0.08, GATE, 128, 1, strong) == [(84.0, 84.0)]   # at most zoom_max
     # one window a place: a peak a quarter window from a better one is left out
     near = _heatmap([(10, 10, 0.30), (12, 10, 0.29), (30, 10, 0.2)])
-    assert zoom.seeds(near, 0.5, 0.5, 0.08, GATE, 128, 12, []) == [(84.0, 84.0), (244.0, 84.0)]
+    assert zoom.seeds(near, (256, 192), 0.5, 0.5, 0.08, GATE, 128, 12, []) == [(84.0, 84.0), (244.0, 84.0)]
 
 
 def test_windows_lie_inside_the_photo_at_twice_the_finer_scale_never_beyond_its_pixels():
     image = np.zeros((1512, 2016, 3), np.uint8)
     image[700:740, 1000:1040] = 255
     (canvas, (x0, y0, f, w, h)), (c2, (x1, y1, f2, w2, h2)) = zoom.windows(image, [(1020.0, 720.0), (5.0, 1500.0)],
-                                                                          0.508, 128, 2.0, 114)
+                                                                          0.508, 128, 2.0, 114, 32)
     assert f == pytest.approx(1.0) and canvas.shape == (256, 256, 3) and (w, h) == (252, 252)   # 128 / 0.508 px
     assert x0 == 1020 - 126 and y0 == 720 - 126 and canvas[126 - 20 + 2, 126 - 20 + 2].tolist() == [255] * 3
     assert (x1, y1) == (0, 1512 - 252)                       # moved inside the photo
     # a 12 MP photo's finer input (0.254): the windows at twice that scale, 0.508
-    (c3, (_, _, f3, w3, h3)), = zoom.windows(np.zeros((3024, 4032, 3), np.uint8), [(2000.0, 1500.0)], 0.254, 128, 2.0, 114)
+    (c3, (_, _, f3, w3, h3)), = zoom.windows(np.zeros((3024, 4032, 3), np.uint8), [(2000.0, 1500.0)], 0.254, 128, 2.0, 114, 32)
     assert f3 == pytest.approx(0.508) and c3.shape[0] % 32 == 0 and w3 == h3 == round(504 * 0.508)
 
 
