@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 
 from .boxes import _centre_in, _iou, centres_in, cut_by_border, drop_same_read, nms, suppressed_by, union_candidates
+from .imaging import (LETTERBOX_AREA_BELOW, PYRAMID_FROM_PIXELS, Letterbox, _check_image,  # noqa: F401 (re-exported)
+                      body_colour_lab, crop_for_classifier, letterbox, shrink, to_tensor)
 from .zoom import cut_by_window, seeds as zoom_seeds, windows as zoom_windows
 
 COLOURS: tuple[str, ...] = ("red", "yellow", "purple", "blue", "green")
@@ -31,10 +33,6 @@ DETECTOR_OUTPUTS = ("heatmap", "wh", "offset")
 TABLE_HEATMAP = "heatmap_table"
 CLASSIFIER_INPUT = "crops"
 CLASSIFIER_OUTPUTS = ("value_probs", "colour_probs", "die_prob")
-LETTERBOX_AREA_BELOW = 0.5  # letterbox scale below which the resize averages areas (else bilinear)
-PYRAMID_FROM_PIXELS = 1920 * 1080  # above this many pixels an area resize starts with exact halvings
-                                   # (``shrink``): a 12 MP photo's 2048 px working copy; a webcam
-                                   # frame up to full HD keeps the direct resize
 
 __all__ = [
     "COLOURS", "COLOUR_CLASSES", "DEFAULT_MODEL_DIR", "DiceModel", "Letterbox", "ModelConfig",
@@ -182,13 +180,18 @@ class ModelConfig:
     zoom_factor: float = 2.0
 
     @property
+    def gate(self) -> float:
+        """The lowest detector peak that can pass ``min_det_score`` (det_score = sqrt(peak x die
+        probability), die probability <= 1): ``min_det_score`` squared."""
+        return self.min_det_score ** 2
+
+    @property
     def lowest_kept_peak(self) -> float:
         """The lowest detector peak of a candidate ``DiceModel.read`` may keep: the gate's
         (``min_det_score`` squared), or ``faint_peak_from`` where faint candidates are on. The finer
         pass's plan counts the first pass's candidates from it and keeps its own from it (stop 65,
         rules G and H)."""
-        floor = self.min_det_score ** 2
-        return min(floor, self.faint_peak_from) if self.faint_peak_from is not None else floor
+        return min(self.gate, self.faint_peak_from) if self.faint_peak_from is not None else self.gate
 
     def __post_init__(self):
         if not 0 <= self.peak_threshold <= 1 or not 0 <= self.min_det_score <= 1:
@@ -234,109 +237,11 @@ class ModelConfig:
 
 # ------------------------------------------------------------------ pre-processing
 
-@dataclass(frozen=True)
-class Letterbox:
-    """Original image -> model input: x_in = x * sx + pad_x, y_in = y * sy + pad_y."""
-
-    sx: float
-    sy: float
-    pad_x: float
-    pad_y: float
-    src_w: int
-    src_h: int
-
-    def to_original(self, box: Sequence[float], clip: bool = True) -> tuple[float, float, float, float]:
-        x, y, w, h = box
-        x0, y0 = (x - self.pad_x) / self.sx, (y - self.pad_y) / self.sy
-        x1, y1 = (x + w - self.pad_x) / self.sx, (y + h - self.pad_y) / self.sy
-        if clip:
-            x0, x1 = min(max(x0, 0.0), self.src_w), min(max(x1, 0.0), self.src_w)
-            y0, y1 = min(max(y0, 0.0), self.src_h), min(max(y1, 0.0), self.src_h)
-        return (float(x0), float(y0), float(x1 - x0), float(y1 - y0))
-
-    def to_input(self, box: Sequence[float]) -> tuple[float, float, float, float]:
-        x, y, w, h = box
-        return (x * self.sx + self.pad_x, y * self.sy + self.pad_y, w * self.sx, h * self.sy)
-
-
-def _check_image(image: np.ndarray) -> None:
-    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3:
-        desc = f"{image.dtype} array of shape {image.shape}" if isinstance(image, np.ndarray) else type(image).__name__
-        raise ValueError(f"expected a uint8 BGR image of shape HxWx3, got {desc}")
-    if image.shape[0] < 1 or image.shape[1] < 1:
-        raise ValueError(f"empty image of shape {image.shape}")
-
-
-def letterbox(image: np.ndarray, size: tuple[int, int], pad_value: int = 114) -> tuple[np.ndarray, Letterbox]:
-    """Resize ``image`` into ``size`` = (width, height) keeping its aspect ratio, image at the
-    top-left, padding right/bottom. Returns the uint8 canvas and the transform."""
-    _check_image(image)
-    in_w, in_h = size
-    h, w = image.shape[:2]
-    scale = min(in_w / w, in_h / h)
-    nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
-    # Area averaging only when shrinking below half (aliasing); above that bilinear reads as well
-    # and costs 0.3 ms instead of 1.8 ms on a 640x480 frame (v8, docs/vision-history.md).
-    resized = shrink(image, (nw, nh))
-    canvas = np.full((in_h, in_w, 3), pad_value, np.uint8)
-    canvas[:nh, :nw] = resized
-    return canvas, Letterbox(sx=nw / w, sy=nh / h, pad_x=0.0, pad_y=0.0, src_w=w, src_h=h)
-
-
-def shrink(image: np.ndarray, size: tuple[int, int], halve: bool | None = None) -> np.ndarray:
-    """``image`` resized to ``size`` = (width, height): bilinear down to half size, area averaging
-    below (aliasing). Area averaging of an image of more than ``PYRAMID_FROM_PIXELS`` (or with
-    ``halve``) first halves it by exact 2x2 means while it stays at least as large as the target
-    and its sides are even, then resizes the rest (under 2x) bilinearly: OpenCV's area resize of
-    a 2016x1512 photo to 512x384 costs about as much as decoding the JPEG, halvings a few percent
-    of it (issue 38 item 6). Images up to full HD are resized as they always were."""
-    nw, nh = size
-    h, w = image.shape[:2]
-    scale = min(nw / w, nh / h)
-    if halve is None:
-        halve = w * h > PYRAMID_FROM_PIXELS
-    if halve and scale < LETTERBOX_AREA_BELOW:
-        while w >= 2 * nw and h >= 2 * nh and w % 2 == 0 and h % 2 == 0:
-            w, h = w // 2, h // 2
-            image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
-        scale = min(nw / w, nh / h)
-    interp = cv2.INTER_AREA if scale < LETTERBOX_AREA_BELOW else cv2.INTER_LINEAR
-    return cv2.resize(image, (nw, nh), interpolation=interp)
-
-
-def to_tensor(images: np.ndarray) -> np.ndarray:
-    """uint8 HxWx3 or NxHxWx3 BGR -> float32 NCHW in 0..1."""
-    a = images[None] if images.ndim == 3 else images
-    return np.ascontiguousarray(a.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
-
-
 def _views(crops: np.ndarray, t: int, kind: str) -> list[np.ndarray]:
     """The ``t`` views of a stack of crops [N,S,S,3] that the classifier averages over."""
     if kind == "mirror":
         return [crops, crops[:, :, ::-1]][:t]
     return [np.rot90(crops, k, axes=(1, 2)) for k in range(t)]
-
-
-def crop_for_classifier(image: np.ndarray, box: Sequence[float], size: int, context: float = 1.3) -> np.ndarray:
-    """A square uint8 crop ``size`` x ``size`` centred on ``box`` (x, y, w, h), side =
-    ``context`` x max(w, h), edges replicated where it leaves the image."""
-    x, y, w, h = box
-    side = max(2.0, context * max(w, h))
-    cx, cy = x + w / 2, y + h / 2
-    x0, y0 = int(np.floor(cx - side / 2)), int(np.floor(cy - side / 2))
-    s = max(2, int(round(side)))
-    H, W = image.shape[:2]
-    # read the part inside the image, replicate the border for the rest
-    ix0, iy0, ix1, iy1 = max(0, x0), max(0, y0), min(W, x0 + s), min(H, y0 + s)
-    if ix1 <= ix0 or iy1 <= iy0:
-        region = np.full((s, s, 3), 114, np.uint8)
-    else:
-        region = image[iy0:iy1, ix0:ix1]
-        if (ix0, iy0, ix1, iy1) != (x0, y0, x0 + s, y0 + s):
-            region = cv2.copyMakeBorder(region, iy0 - y0, y0 + s - iy1, ix0 - x0, x0 + s - ix1,
-                                        cv2.BORDER_REPLICATE)
-    interp = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
-    return cv2.resize(region, (size, size), interpolation=interp)
 
 
 # ------------------------------------------------------------------ post-processing
@@ -366,24 +271,6 @@ def decode_detections(heatmap: np.ndarray, wh: np.ndarray, offset: np.ndarray, i
         w, h = float(wh[0, y, x]), float(wh[1, y, x])
         out.append(((float(cx - w / 2), float(cy - h / 2), w, h), float(scores[i])))
     return out
-
-
-def body_colour_lab(crop: np.ndarray, core: float = 0.45) -> tuple[float, float, float]:
-    """Robust Lab colour of the die body in a classifier crop: the central ``core`` share of the
-    crop, pixels between the 25th and 75th percentile of lightness (drops pips, glints, shade)."""
-    s = crop.shape[0]
-    m = max(1, int(round(s * core / 2)))
-    c = np.ascontiguousarray(crop[s // 2 - m: s // 2 + m, s // 2 - m: s // 2 + m])
-    lab = cv2.cvtColor(c, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)  # 8-bit Lab
-    light = lab[:, 0]
-    n = len(light)
-    lo, hi = np.partition(light, (n // 4, (3 * n) // 4))[[n // 4, (3 * n) // 4]]
-    sel = lab[(light >= lo) & (light <= hi)]
-    if len(sel) == 0:
-        sel = lab
-    mean = sel.mean(axis=0) - np.array([0.0, 128.0, 128.0], np.float32)
-    mean[0] *= 100.0 / 255.0
-    return (float(mean[0]), float(mean[1]), float(mean[2]))
 
 
 # ------------------------------------------------------------------ model
@@ -470,7 +357,7 @@ class DiceModel:
         if TABLE_HEATMAP not in out:
             return [(b, s, False) for b, s in found]
         table = decode_detections(out[TABLE_HEATMAP], out["wh"], out["offset"], size, self.config)
-        return union_candidates(found, table, self.config.min_det_score ** 2)
+        return union_candidates(found, table, self.config.gate)
 
     def detect(self, image: np.ndarray) -> list[tuple[tuple[float, float, float, float], float]]:
         """Candidate whole-die boxes in ORIGINAL pixels with their detector peak score, after NMS
@@ -561,7 +448,7 @@ class DiceModel:
         if cfg.fine_below_px is None or width < 1 or height < 1:
             return None
         tw, th = self.input_size
-        first = min(tw / width, th / height)
+        first = self.first_scale(width, height)
         if first > cfg.fine_max_first_scale:
             return None
         # the reader's single finer input of a photo shrunk to fine_always_at_most or less runs
@@ -596,6 +483,11 @@ class DiceModel:
 
         return scale, count(w2, tw), count(h2, th)
 
+    def first_scale(self, width: int, height: int) -> float:
+        """The scale at which the first pass sees a ``width`` x ``height`` image (letterboxed into
+        the detector's input)."""
+        return min(self.input_size[0] / width, self.input_size[1] / height)
+
     def single_fine(self) -> bool:
         """Whether the finer pass is one detector input of the resized photo (a model whose
         input size is open, ``ModelConfig.fine_max_px``) rather than tiles."""
@@ -623,9 +515,9 @@ class DiceModel:
             maps: dict = {}
             found = [(lb.to_original(b), score, table) for b, score, table in self._run_detector(canvas, maps)]
             cfg = self.config
-            if cfg.zoom_from is None or min(self.input_size[0] / W, self.input_size[1] / H) > cfg.fine_always_at_most:
+            if cfg.zoom_from is None or self.first_scale(W, H) > cfg.fine_always_at_most:
                 return found
-            gate = cfg.min_det_score ** 2
+            gate = cfg.gate
             centres = zoom_seeds(maps["heatmap"], (canvas.shape[1], canvas.shape[0]), lb.sx, lb.sy, cfg.zoom_from, gate,
                                  cfg.zoom_window_px, cfg.zoom_max, [b for b, s, _ in found if s >= gate], cfg.peak_window)
             for canvas, (x0, y0, f, w, h) in zoom_windows(image, centres, lb.sx, cfg.zoom_window_px, cfg.zoom_factor,
@@ -739,7 +631,7 @@ class DiceModel:
         # min_det_score squared can never pass the gate, so it is not classified (same reads, less
         # time), unless it may be a faint candidate (ModelConfig.faint_peak_from)
         cfg = self.config
-        floor = cfg.min_det_score ** 2
+        floor = cfg.gate
         faint = cfg.faint_peak_from is not None and cfg.faint_peak_from < floor
         raw = self._raw_candidates(image_bgr)
         height = image_bgr.shape[0]

@@ -60,7 +60,7 @@ def _proposals():
         det = DiceModel.from_files(create_runtime, config=cfg)
     except Exception:  # noqa: BLE001 - no negatives without a model; the dice still count
         return None, None
-    floor = cfg.min_det_score ** 2
+    floor = cfg.gate
 
     def looks_like_a_die(image, boxes):
         return [bool(p >= CUT_DIE_FROM) for p in det.classify(image, boxes)[2]]

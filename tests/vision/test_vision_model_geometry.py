@@ -648,3 +648,15 @@ def test_one_die_boxed_by_both_passes_is_one_candidate():
     left, right = (300.0, 400.0, 48.0, 48.0, 0.9), (352.0, 400.0, 48.0, 48.0, 0.9)
     boxes = sorted(b for b, _ in detect([(288.0, 390.0, 70.0, 66.0, 0.6)], [left, right]))
     assert len(boxes) == 2 and boxes[0] == pytest.approx(left[:4], abs=3) and boxes[1] == pytest.approx(right[:4], abs=3)
+
+
+def test_the_gate_and_the_first_pass_scale_are_written_once():
+    """(stop 73) ``ModelConfig.gate`` is min_det_score squared; ``DiceModel.first_scale`` the scale of the letterbox."""
+    from dataclasses import replace
+    assert replace(ModelConfig(), min_det_score=0.5).gate == 0.25
+    cfg = ModelConfig()
+    assert cfg.lowest_kept_peak == min(cfg.gate, cfg.faint_peak_from)
+    from vision.imaging import letterbox as imaging_letterbox
+    assert imaging_letterbox is letterbox
+    model = DiceModel(FakeDetector([]))
+    assert model.first_scale(IN_W * 4, IN_H * 2) == 0.25 and model.first_scale(IN_W // 2, IN_H) == 1.0
