@@ -172,10 +172,6 @@ class ModelConfig:
     # without it (kept: on the fresh far-777329 one die more found, the same false detections and
     # sure reads wrong). False = as before.
     merged_hide_nothing: bool = True
-    # (stop 73, rule D) a first-pass box that holds the centres of two finer-pass candidates over the
-    # gate which NMS would keep side by side (neither drops the other) is a coarse box over two dice:
-    # it is left out of the selection, so the two finer boxes are read. False = as before.
-    split_coarse: bool = True
     # (stop 72, rule Z) second looks at the single finer input's doubtful peaks, where the first pass
     # shrinks the photo to ``fine_always_at_most`` or less: ``vision.zoom``. None = off.
     zoom_from: float | None = 0.08
@@ -401,8 +397,6 @@ class DiceModel:
         without = set(without)
         first_n = raw.first_n
         merge = len(raw.boxes) > first_n and self.single_fine()
-        if merge and cfg.split_coarse:
-            without |= self._coarse(raw)
         while True:
             idx = [i for i in range(len(raw.boxes)) if i not in without]
             boxes = [raw.boxes[i] for i in idx]
@@ -430,22 +424,6 @@ class DiceModel:
             # a box merged into the other pass's box of the same die is not kept: it no longer
             # makes NMS drop a candidate (stop 68, rule T)
             without |= gone
-
-    def _coarse(self, raw: "_Candidates") -> set[int]:
-        """First-pass candidates over two dice the finer pass tells apart (``ModelConfig.split_coarse``)."""
-        cfg = self.config
-        fine = [i for i in range(raw.first_n, len(raw.boxes)) if raw.scores[i] >= cfg.gate]
-        if len(fine) < 2 or raw.first_n == 0:
-            return set()
-        inside = centres_in([raw.boxes[i] for i in fine], raw.boxes[:raw.first_n])   # [fine, first]
-        out = set()
-        for j in np.nonzero(inside.sum(axis=0) >= 2)[0]:
-            held = [fine[k] for k in np.nonzero(inside[:, j])[0]]
-            if any(not suppressed_by(raw.boxes[a], raw.boxes[b], cfg.nms_iou, cfg.contained_frac)
-                   and not suppressed_by(raw.boxes[b], raw.boxes[a], cfg.nms_iou, cfg.contained_frac)
-                   for n, a in enumerate(held) for b in held[n + 1:]):
-                out.add(int(j))
-        return out
 
     def _hid_any(self, raw: "_Candidates", keep: set[int], gone: set[int]) -> bool:
         """Whether a kept box now taken out (``gone``: found to be no die, or merged into the other

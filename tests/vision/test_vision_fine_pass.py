@@ -190,20 +190,8 @@ def test_a_first_pass_box_merged_away_no_longer_hides_dice(on: bool) -> None:
     finer pass's box of one of them, made NMS drop the finer boxes of the other two."""
     from vision.model import _Candidates
 
-    m = DiceModel(OpenDetector(), FakeClassifier(), ModelConfig(merged_hide_nothing=on, split_coarse=False))
+    m = DiceModel(OpenDetector(), FakeClassifier(), ModelConfig(merged_hide_nothing=on))
     assert m.single_fine()
     big, d1, d2, d3 = (996, 1293, 79, 83), (1019, 1294, 49, 50), (992, 1316, 39, 44), (1022, 1333, 47, 48)
     raw = _Candidates([big, d1, d2, d3], [0.72, 0.85, 0.70, 0.65], [False] * 4, 1, 2016, 1512)
     assert m._select(raw) == ([1, 2, 3] if on else [1])
-
-
-def test_rule_d_splits_the_same_coarse_box_without_rule_t() -> None:
-    """Stop 73, rule D: the same coarse box holds the centres of three finer boxes that NMS keeps
-    apart, so it is left out before NMS, with or without rule T."""
-    from vision.model import _Candidates
-
-    m = DiceModel(OpenDetector(), FakeClassifier(), ModelConfig(merged_hide_nothing=False))
-    big, d1, d2, d3 = (996, 1293, 79, 83), (1019, 1294, 49, 50), (992, 1316, 39, 44), (1022, 1333, 47, 48)
-    raw = _Candidates([big, d1, d2, d3], [0.72, 0.85, 0.70, 0.65], [False] * 4, 1, 2016, 1512)
-    assert m._coarse(raw) == {0}
-    assert m._select(raw) == [1, 2, 3]
