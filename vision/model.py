@@ -173,10 +173,9 @@ class ModelConfig:
     # sure reads wrong). False = as before.
     merged_hide_nothing: bool = True
     # (stop 72, rule Z) second looks at the single finer input's doubtful peaks, where the first pass
-    # shrinks the photo to ``fine_always_at_most`` or less: ``vision.zoom``. None = off. At most
-    # ``zoom_max`` windows a photo (12 in stop 72; 24 by rule Z3, stop 73, docs/vision-history.md).
+    # shrinks the photo to ``fine_always_at_most`` or less: ``vision.zoom``. None = off.
     zoom_from: float | None = 0.08
-    zoom_max: int = 24
+    zoom_max: int = 12
     zoom_window_px: int = 128
     zoom_factor: float = 2.0
 
