@@ -16,6 +16,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from .boxes import centres_in
+
 
 def seeds(heatmap: np.ndarray, input_size: tuple[int, int], sx: float, sy: float, low: float, gate: float,
           window: int, most: int, strong: Sequence[Sequence[float]], peak_window: int = 3) -> list[tuple[float, float]]:
@@ -28,12 +30,15 @@ def seeds(heatmap: np.ndarray, input_size: tuple[int, int], sx: float, sy: float
     stride_x, stride_y = input_size[0] / hm.shape[1], input_size[1] / hm.shape[0]
     peak = (hm >= cv2.dilate(hm, np.ones((peak_window, peak_window), np.uint8))) & (hm >= low) & (hm < gate)
     ys, xs = np.nonzero(peak)
+    pxs, pys = (xs + 0.5) * stride_x / sx, (ys + 0.5) * stride_y / sy
+    # a peak in a strong box: ``vision.boxes.centres_in`` with each peak as a point (a box of no size)
+    held = centres_in(np.stack([pxs, pys, np.zeros_like(pxs), np.zeros_like(pys)], axis=1), strong).any(axis=1)
     out: list[tuple[float, float]] = []
     for i in np.argsort(-hm[ys, xs], kind="stable"):
         if len(out) == most:
             break
-        cx, cy = (xs[i] + 0.5) * stride_x / sx, (ys[i] + 0.5) * stride_y / sy
-        if any(bx <= cx <= bx + bw and by <= cy <= by + bh for bx, by, bw, bh in strong):
+        cx, cy = pxs[i], pys[i]
+        if held[i]:
             continue
         if any(abs(cx - ox) < window / sx / 4 and abs(cy - oy) < window / sy / 4 for ox, oy in out):
             continue
