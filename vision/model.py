@@ -235,7 +235,7 @@ class ModelConfig:
                              f"not {self.fine_max_px!r}")
 
 
-# ------------------------------------------------------------------ pre-processing
+# ------------------------------------------------------------------ the classifier's views (pre-processing: vision/imaging.py)
 
 def _views(crops: np.ndarray, t: int, kind: str) -> list[np.ndarray]:
     """The ``t`` views of a stack of crops [N,S,S,3] that the classifier averages over."""
