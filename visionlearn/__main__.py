@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"held back {h['dice']} dice of {h['photos']} photos: adapted {h['right']} right, shipped "
           f"{h['right_shipped']} right; sure at {report['unsure_below']}: {h['sure']} sure, {h['sure_wrong']} wrong")
     print(f"threshold: {report['threshold_rule']}")
+    if "tie_why" in report:  # as many held-back dice right as the shipped one: rule W decides (visionlearn.learn)
+        print(f"as many held-back dice right as the shipped one: {report['tie_why']}")
     print(f"classifier adopted: the reader uses the adapted classifier since {report['classifier_seconds']:.1f} s"
           if report["classifier_adopted"]
           else f"classifier: {report['reason']}")

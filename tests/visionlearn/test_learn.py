@@ -114,7 +114,28 @@ def test_a_model_no_better_on_the_held_back_dice_is_not_adopted(tmp_path):
     h = report["held_back"]
     assert (h["right"], h["sure_right"]) == (h["right_shipped"], h["sure_right_shipped"]) and h["dice"] > 0
     assert not report["adopted"] and "no better" in report["reason"]
+    assert report["tie_won"] is False and "under 3%" in report["tie_why"]
     assert prof.current_model() is None
+
+
+def test_a_tie_is_won_where_the_shipped_values_fail_the_table(monkeypatch):
+    """Rule W (stop 74): the shipped classifier's values on the dice the learn trained on decide a
+    tie: at least 3 % of them and at least 2 read wrong."""
+    for wrong, n, won in ((2, 66, True), (2, 67, False), (1, 10, False), (0, 0, False), (5, 40, True)):
+        monkeypatch.setattr(L, "values_wrong", lambda base, profile, dice, w=wrong, m=n: (w, m))
+        assert L.values_tie_won(None, None, [])[0] is won, (wrong, n)
+
+
+@pytest.mark.slow
+def test_a_tie_won_on_the_values_is_adopted(tmp_path, monkeypatch):
+    """The tie above, where the shipped model reads the trained-on dice's values badly: adopted."""
+    prof = TableProfile(tmp_path / "prof")
+    prof.add_photos(parse_labels(_scenes(tmp_path, 0, 2, colour=None)))
+    monkeypatch.setattr(L, "values_wrong", lambda base, profile, dice: (3, len(dice)))
+    report = L.learn(prof.path, cache_dir=tmp_path / "cache", steps=0, log=lambda m: None)
+    h = report["held_back"]
+    assert (h["right"], h["sure_right"]) == (h["right_shipped"], h["sure_right_shipped"])
+    assert report["tie_won"] and report["adopted"] and prof.current_model() is not None
 
 
 @pytest.mark.slow
