@@ -134,7 +134,7 @@ def test_render_one_colour_as_mosaics(tmp_path):
 
 
 def test_the_recipe_lists_every_painted_set_the_docs_name():
-    """visionlab/recipes/painted-sets.sh makes the sets docs/vision.md names (stops 69-72), each
+    """visionlab/recipes/painted-sets.sh makes the sets docs/vision.md names (stops 69-74), each
     with arguments the CLI takes."""
     import subprocess
     from pathlib import Path
@@ -154,4 +154,4 @@ def test_the_recipe_lists_every_painted_set_the_docs_name():
         assert f"`{name}`" in docs, name
         parsed = realcolour.build_parser().parse_args(["render", *args])
         assert parsed.out == Path(out)
-    assert len(outs) == 12 and len(set(outs)) == 12
+    assert len(outs) == 15 and len(set(outs)) == 15

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The painted real photos of stops 69-72 (twelve sets) (docs/vision-history.md, "Stop 69"; docs/vision.md, the learning
+# The painted real photos of stops 69-74 (fifteen sets) (docs/vision-history.md, "Stop 69"; docs/vision.md, the learning
 # curve's domains): ../shared/datasets/real-dice/matteo-white with every die painted in a game colour
 # by visionlab.render.realcolour, into data/realcol/ (git-ignored; the public photos are never copied
 # into the repository). Each set takes 10-60 s of one core; the shipped reader boxes the dice.
@@ -21,6 +21,9 @@ SETS=(
   "--split valid --pips light --seed 8 --out data/realcol/real-painted-valid-light-8"
   "--split valid --pips dark --seed 9 --out data/realcol/real-painted-valid-dark-9"
   "--split train --pips mixed --seed 10 --out data/realcol/real-painted-train-mixed-10"
+  "--split valid --pips light --seed 11 --out data/realcol/real-painted-valid-light-11"
+  "--split valid --pips light --seed 12 --out data/realcol/real-painted-valid-light-12"
+  "--split valid --pips mixed --seed 13 --out data/realcol/real-painted-valid-mixed-13"
 )
 if [ "${1:-}" = "--list" ]; then printf '%s\n' "${SETS[@]}"; exit 0; fi
 for s in "${SETS[@]}"; do
