@@ -6,6 +6,8 @@ import io
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from vision.reader import Die
 from visionlab.bench.adapt import confirmation, format_curves, run_domain
 from visionlab.bench.cli import build_parser
@@ -188,3 +190,22 @@ def test_adapt_reads_every_reader_on_the_runtime_asked_and_refuses_another_model
         args = build_parser().parse_args(["--adapt", "--no-real", *bad])
         with pytest.raises(CliError, match=message):
             adapt.run_adapt(args, io.StringIO(), io.StringIO())
+
+
+def test_a_learn_is_pinned_to_the_benchs_own_core():
+    """A bench pinned to a core (taskset -c N) learns on that core, not on core 0 (stop 74: two
+    benches side by side both learned on core 0)."""
+    import os
+
+    from visionlab.bench.adapt import learn_core
+
+    if not hasattr(os, "sched_setaffinity"):
+        pytest.skip("no CPU affinity on this platform")
+    before = os.sched_getaffinity(0)
+    last = max(before)
+    try:
+        os.sched_setaffinity(0, {last})
+        assert learn_core() == last
+    finally:
+        os.sched_setaffinity(0, before)
+    assert learn_core() == min(before)

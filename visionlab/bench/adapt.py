@@ -6,7 +6,7 @@ confirms, all the others are read.
 One temporary profile per domain grows as a table's does: at each k of ``ks`` (0, 1, 2, 5, 10, 20)
 the pool photos confirmed since the last k are added and the learner runs (``python -m vision learn
 --profile TMP LABELS.jsonl``, a child process, its wall time is the learning time, pinned to one
-core where ``taskset`` exists; it always trains from the shipped classifier on ALL the profile's
+core where ``taskset`` exists, the first of the bench's own (``learn_core``); it always trains from the shipped classifier on ALL the profile's
 dice). A model the learner does not adopt leaves the profile's last good one, as in the app, so
 the row of k reads with the model a table has after k confirmed photos (k = 0: the shipped one).
 The domain's other photos are read and scored with the bench's own matching
@@ -98,6 +98,14 @@ def value_on_common(now: dict[Any, bool], before: dict[Any, bool]) -> dict[str, 
             "found_only_now": len(now) - len(common), "right_only_now": sum(v for key, v in now.items() if key not in before)}
 
 
+def learn_core() -> int:
+    """The core a learn is pinned to: the lowest this process may run on (0 where that is unknown)."""
+    try:
+        return min(os.sched_getaffinity(0))
+    except (AttributeError, OSError, ValueError):
+        return 0
+
+
 def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err: TextIO,
                   steps: int | None = None) -> tuple[float, float, str]:
     """``python -m vision learn`` adding ``labels`` to ``profile`` (made when new); (wall seconds,
@@ -108,7 +116,9 @@ def learn_profile(profile: Path, labels: list[dict[str, Any]], cache: Path, err:
     if steps is not None:
         cmd += ["--steps", str(steps)]
     if shutil.which("taskset"):
-        cmd = ["taskset", "-c", "0", *cmd]
+        # one core: the first this process may use (a bench pinned to core 1 learns on core 1, so two
+        # benches side by side do not learn on one core)
+        cmd = ["taskset", "-c", str(learn_core()), *cmd]
     env = dict(os.environ, PYTHONPATH=str(REPO) + (os.pathsep + os.environ["PYTHONPATH"]
                                                    if os.environ.get("PYTHONPATH") else ""))
     import resource
