@@ -6,8 +6,8 @@ confirms, all the others are read.
 One temporary profile per domain grows as a table's does: at each k of ``ks`` (0, 1, 2, 5, 10, 20)
 the pool photos confirmed since the last k are added and the learner runs (``python -m vision learn
 --profile TMP LABELS.jsonl``, a child process, its wall time is the learning time, pinned to one
-core where ``taskset`` exists, the first of the bench's own (``learn_core``); it always trains from the shipped classifier on ALL the profile's
-dice). A model the learner does not adopt leaves the profile's last good one, as in the app, so
+core where ``taskset`` exists, the first of the bench's own (``learn_core``); it always trains from
+the shipped classifier on ALL the profile's dice). A model the learner does not adopt leaves the profile's last good one, as in the app, so
 the row of k reads with the model a table has after k confirmed photos (k = 0: the shipped one).
 The domain's other photos are read and scored with the bench's own matching
 (``visionlab.bench.scoring``): hands-free, sure-and-wrong, recall, value, colour. (Until stop 36 each
