@@ -453,13 +453,14 @@ def _learn_classifier(profile, train_dice, held_dice, held_photos, trained_on, c
         "base_classifier_sha256": _sha256(shipped),
     }
     refused = None
-    if right == shipped_right:
+    no_better = (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong)
+    if no_better and right == shipped_right:  # only there does rule W decide
         report["tie_won"], report["tie_why"] = values_tie_won(base, profile, train_dice)
     if len(sure_reads) < MIN_HELD_BACK and threshold > NO_EVIDENCE and _model_in_use(profile):
         refused = (f"the adapted model reads a held-back die wrong at {NO_EVIDENCE} or more (threshold "
                    f"{threshold} from only {len(sure_reads)} held-back dice): overconfident on this "
                    "table, it does not replace the adapted model in use, which stays")
-    elif (right, sure - wrong) <= (shipped_right, shipped_sure - shipped_wrong) and not report.get("tie_won"):
+    elif no_better and not report.get("tie_won"):
         refused = (f"the adapted model read {right} of {len(held_dice)} held-back dice right and "
                    f"{sure - wrong} sure and right, the shipped one {shipped_right} and "
                    f"{shipped_sure - shipped_wrong}: no better, not adopted, the last good model stays")
